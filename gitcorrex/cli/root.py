@@ -1,0 +1,70 @@
+"""The root click group and the one error boundary that maps failures to exit codes.
+
+Command modules import their use-cases inside the command body: pydantic and pygit2 cost
+~200 ms to import, and `git correx state` must stay close to git's own speed.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from gitcorrex import __version__
+from gitcorrex.errors import CorrexError, ExitCode
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="git correx",
+                      message="%(prog)s %(version)s")
+def root() -> None:
+    """Verified workspace states for coding agents, recorded as facts in git notes.
+
+    Exit codes: 0 ok/pass, 1 check failed, 2 usage or configuration error,
+    3 unavailable, 4 internal error, 130 interrupted.
+    """
+
+
+def run(argv: list[str] | None) -> int:
+    """Run the CLI and return the exit code instead of exiting (tests call this)."""
+    _register_commands()
+    try:
+        result = root.main(args=argv, prog_name="git correx", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return ExitCode.USAGE
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("git correx: interrupted", err=True)
+        return ExitCode.INTERRUPTED
+    except CorrexError as exc:
+        report_error(exc)
+        return exc.exit_code
+    except BrokenPipeError:
+        return ExitCode.OK
+    except Exception:
+        traceback.print_exc()
+        click.echo("git correx: internal error (a bug); please report the traceback above",
+                   err=True)
+        return ExitCode.INTERNAL
+    return int(result) if isinstance(result, int) else ExitCode.OK
+
+
+def report_error(exc: CorrexError) -> None:
+    """One line for what went wrong, one for what to do."""
+    click.echo(f"git correx: error: {exc.message}", err=True)
+    if exc.hint:
+        click.echo(f"  hint: {exc.hint}", err=True)
+
+
+def _register_commands() -> None:
+    """Import command modules (cheap: they import their use-cases lazily)."""
+    if root.commands:
+        return
+    from gitcorrex.cli import commands
+
+    for command in commands.ALL:
+        root.add_command(command)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 2000))

@@ -1,0 +1,70 @@
+"""The one helper that runs the git binary: argument lists, bytes, errors that carry argv.
+
+Used only where libgit2 differs from git (state keys, worktrees); everything else goes
+through pygit2 in-process. The caller's environment is inherited on purpose: inside a hook
+git hands us GIT_INDEX_FILE and GIT_DIR, and those must be honoured, never cleared.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from gitcorrex.errors import GitCommandError, UnavailableError
+
+
+@dataclass(frozen=True)
+class GitResult:
+    """Raw result of one git run; stdout stays bytes because paths need not be UTF-8."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+
+
+def run_git(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+    stdin: bytes | None = None,
+) -> GitResult:
+    """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`."""
+    argv = ["git", *args]
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    full_env.setdefault("LC_ALL", "C")
+    try:
+        proc = subprocess.run(
+            argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False
+        )
+    except FileNotFoundError as exc:
+        raise UnavailableError(
+            "the git binary was not found on PATH", hint="install git 2.31 or newer"
+        ) from exc
+    result = GitResult(proc.returncode, proc.stdout, proc.stderr)
+    if check and proc.returncode != 0:
+        raise GitCommandError(argv, proc.returncode, decode_path(proc.stderr))
+    return result
+
+
+def decode_path(raw: bytes) -> str:
+    """Decode git output losslessly: non-UTF-8 bytes survive as surrogate escapes."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def encode_path(text: str) -> bytes:
+    """Inverse of decode_path, so a path read from git can be handed back byte-exact."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+@lru_cache(maxsize=1)
+def git_version() -> str:
+    """`git --version` without the prefix; recorded in every event's `tool`."""
+    out = run_git(["--version"], cwd=Path.cwd()).stdout.decode("ascii", "replace").strip()
+    return out.removeprefix("git version ").strip()

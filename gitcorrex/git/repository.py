@@ -1,0 +1,124 @@
+"""Finding the repository: the paths every other git/ module works from.
+
+Two ways in, one result. Commands that run git anyway (state, verify) ask git itself
+(`rev-parse`), which is exactly git's own discovery (GIT_DIR, worktrees, safe.directory).
+Commands that must not start a process (replay, show) use libgit2's discovery in-process.
+Tests assert both agree.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gitcorrex.errors import GitCommandError, NotARepositoryError
+from gitcorrex.git.process import decode_path, run_git
+
+if TYPE_CHECKING:
+    import pygit2
+
+NOT_A_REPO_HINT = "cd into a git work tree (or run `git init`) and try again"
+
+
+@dataclass(frozen=True)
+class Repository:
+    """Where a repository lives. `work_tree` is None for a bare repository."""
+
+    git_dir: Path
+    common_dir: Path
+    work_tree: Path | None
+    _handle: list[Any] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def index_file(self) -> Path:
+        """The index git would use: GIT_INDEX_FILE (set by git inside hooks) wins."""
+        override = os.environ.get("GIT_INDEX_FILE")
+        if override:
+            return Path(override) if os.path.isabs(override) else self.root / override
+        return self.git_dir / "index"
+
+    @property
+    def root(self) -> Path:
+        """The work tree's top level; a bare repository is refused with exit 2."""
+        if self.work_tree is None:
+            raise NotARepositoryError(
+                f"{self.git_dir} is a bare repository: this command needs a work tree",
+                hint="run it inside a clone or a `git worktree` of this repository",
+            )
+        return self.work_tree
+
+    def libgit2(self) -> pygit2.Repository:
+        """The in-process handle, opened once on first use (pygit2 costs ~70 ms to import)."""
+        if not self._handle:
+            import pygit2
+
+            self._handle.append(pygit2.Repository(str(self.git_dir)))
+        handle: pygit2.Repository = self._handle[0]
+        return handle
+
+
+def discover_with_git(start: Path) -> Repository:
+    """Ask git itself where the repository is, as seen from `start`."""
+    args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",
+            "--is-bare-repository", "--show-toplevel"]
+    try:
+        out = run_git(args, cwd=start).stdout
+    except GitCommandError as exc:
+        if exc.status == 128 and "not a git repository" in exc.stderr:
+            raise NotARepositoryError(
+                f"not inside a git repository: {start}", hint=NOT_A_REPO_HINT
+            ) from exc
+        if exc.status == 128 and "must be run in a work tree" in exc.stderr:
+            return _bare_from_git(start)
+        raise
+    lines = decode_path(out).split("\n")
+    git_dir, common_dir, is_bare = lines[0], lines[1], lines[2]
+    top = lines[3] if len(lines) > 3 and lines[3] else None
+    work_tree = None if is_bare == "true" or top is None else Path(top)
+    return Repository(Path(git_dir), Path(common_dir), work_tree)
+
+
+def _bare_from_git(start: Path) -> Repository:
+    """`--show-toplevel` fails in a bare repository; ask again without it."""
+    args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir"]
+    git_dir, common_dir = decode_path(run_git(args, cwd=start).stdout).split("\n")[:2]
+    return Repository(Path(git_dir), Path(common_dir), None)
+
+
+def discover_in_process(start: Path) -> Repository:
+    """libgit2's discovery, honouring GIT_DIR / GIT_WORK_TREE like git does; no subprocess."""
+    import pygit2
+
+    git_dir_env = os.environ.get("GIT_DIR")
+    try:
+        if git_dir_env:
+            path = str((start / git_dir_env).resolve())
+        else:
+            found = pygit2.discover_repository(str(start))
+            if found is None:
+                raise NotARepositoryError(f"not inside a git repository: {start}",
+                                          hint=NOT_A_REPO_HINT)
+            path = found
+        handle = pygit2.Repository(path)
+    except pygit2.GitError as exc:
+        raise NotARepositoryError(f"cannot open a git repository at {start}: {exc}",
+                                  hint=NOT_A_REPO_HINT) from exc
+    work_env = os.environ.get("GIT_WORK_TREE")
+    work = Path(work_env).resolve() if work_env else (
+        None if handle.is_bare or handle.workdir is None else Path(handle.workdir))
+    common = _common_dir(Path(handle.path))
+    repo = Repository(Path(handle.path).resolve(), common.resolve(),
+                      work.resolve() if work else None)
+    repo._handle.append(handle)
+    return repo
+
+
+def _common_dir(git_dir: Path) -> Path:
+    """A linked worktree's gitdir names the shared repository in its `commondir` file."""
+    pointer = git_dir / "commondir"
+    if not pointer.exists():
+        return git_dir
+    target = Path(pointer.read_text().strip())
+    return target if target.is_absolute() else git_dir / target

@@ -1,0 +1,1 @@
+"""Pydantic records and their canonical serialization. No I/O, nothing of git."""

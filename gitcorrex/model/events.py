@@ -1,0 +1,97 @@
+"""The event envelope shared by every ledger line (DESIGN §2, schema version 1).
+
+Writers build a strict payload model per kind; readers parse lines into `RecordedEvent`,
+which keeps unknown *fields* of a known version (so newer writers do not break older
+readers) while the ledger reports unknown kinds and versions as problems.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+SCHEMA_VERSION = 1
+
+Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")]
+SessionId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
+
+KNOWN_KINDS = frozenset({
+    "workspace_verification_observed",
+    "workspace_setup_observed",
+    "static_analysis_completed",
+    "plan_grounding_evaluated",
+    "plan_validated",
+    "plan_locked",
+    "brief_grounding_checked",
+    "brief_echo_mismatch",
+    "tool_call_assessed",
+    "workspace_precondition_failed",
+    "session_started",
+    "step_started",
+    "step_verified",
+    "step_failed",
+    "transition_admitted",
+    "session_paused",
+    "session_resumed",
+    "session_completed",
+})
+
+
+class Actor(BaseModel):
+    """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str | None
+    email: str | None
+    host: str
+    runtime: str
+
+
+class ToolVersions(BaseModel):
+    """Which software recorded a fact, so a reader can weigh old evidence."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    correx: str
+    git: str
+    libgit2: str
+
+
+class Provenance(BaseModel):
+    """Actor and tool together: fixed for one process, passed into every append."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    actor: Actor
+    tool: ToolVersions
+
+
+class RecordedEvent(BaseModel):
+    """One ledger line as read back. Kind-specific fields stay available as extras."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    v: int
+    id: str
+    kind: str
+    at: str
+    subjects: list[str]
+    session: str | None = None
+    seq: int | None = None
+    stage: str | None = None
+    step: str | None = None
+    state_key: str | None = None
+    actor: Actor
+    tool: ToolVersions
+
+    def field(self, name: str) -> object:
+        """A kind-specific field, or None when this event does not carry it."""
+        extra = self.model_extra or {}
+        return extra.get(name)
+
+
+def session_object_bytes(session: str) -> bytes:
+    """The blob a session's notes hang on; its hash is derivable from the id alone."""
+    return f"correx session {session}\n".encode()

@@ -1,0 +1,117 @@
+"""Real repositories in temporary directories, an isolated git environment, CLI runners.
+
+Nothing here mocks git: every fixture runs the real binary or libgit2 on real files.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(tmp_path_factory: pytest.TempPathFactory,
+                 monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No user or system config leaks in; identities and dates are fixed."""
+    home = tmp_path_factory.mktemp("home")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG_GLOBAL",
+                 "GIT_OBJECT_DIRECTORY", "GIT_CEILING_DIRECTORIES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Tester")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.test")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Ada Tester")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "ada@example.test")
+    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = Ada Tester\n\temail = ada@example.test\n"
+        "[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"
+    )
+    yield
+
+
+def git(cwd: Path, *args: str, env: dict[str, str] | None = None,
+        input: bytes | None = None) -> str:
+    """Run real git; fail the test with git's stderr when it fails."""
+    full_env = {**os.environ, **(env or {})}
+    proc = subprocess.run(["git", *args], cwd=cwd, env=full_env, input=input,
+                          capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise AssertionError(f"git {' '.join(args)} failed ({proc.returncode}):\n"
+                             f"{proc.stderr.decode(errors='replace')}")
+    return proc.stdout.decode("utf-8", "surrogateescape")
+
+
+def write(root: Path, rel: str, content: str | bytes = "x\n") -> Path:
+    """Create a file (and its parents) under `root`."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        content = content.encode()
+    path.write_bytes(content)
+    return path
+
+
+@pytest.fixture
+def make_repo(tmp_path: Path) -> Callable[..., Path]:
+    """Factory: a real repository with `files` committed (or not, with commit=False)."""
+
+    def factory(name: str = "repo", files: dict[str, str | bytes] | None = None,
+                commit: bool = True) -> Path:
+        root = tmp_path / name
+        root.mkdir()
+        git(root, "init", "-q")
+        for rel, content in (files or {"README.md": "hello\n"}).items():
+            write(root, rel, content)
+        if commit:
+            git(root, "add", "-A")
+            git(root, "commit", "-q", "-m", "initial")
+        return root
+
+    return factory
+
+
+@pytest.fixture
+def repo(make_repo: Callable[..., Path]) -> Path:
+    """A repository with one commit holding README.md."""
+    return make_repo()
+
+
+@dataclass
+class CliResult:
+    """What one `git correx` run printed and returned."""
+
+    code: int
+    stdout: str
+    stderr: str
+
+    def __str__(self) -> str:
+        return f"exit {self.code}\n--- stdout ---\n{self.stdout}\n--- stderr ---\n{self.stderr}"
+
+
+def run_correx(cwd: Path, *args: str, env: dict[str, str] | None = None,
+               input: bytes | None = None, timeout: float = 120) -> CliResult:
+    """`git correx ARGS` as a real process (python -m gitcorrex), as a user would run it."""
+    full_env = {**os.environ, **(env or {})}
+    full_env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    proc = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=cwd, env=full_env,
+                          input=input, capture_output=True, check=False, timeout=timeout)
+    return CliResult(proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                     proc.stderr.decode("utf-8", "replace"))
+
+
+@pytest.fixture
+def correx() -> Callable[..., CliResult]:
+    """The CLI runner fixture; `print(result)` shows everything when an assert fails."""
+    return run_correx
