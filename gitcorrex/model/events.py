@@ -95,3 +95,15 @@ class RecordedEvent(BaseModel):
 def session_object_bytes(session: str) -> bytes:
     """The blob a session's notes hang on; its hash is derivable from the id alone."""
     return f"correx session {session}\n".encode()
+
+
+def git_blob_oid(data: bytes) -> str:
+    """The sha1 object id git gives `data` as a blob, computed without touching git."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
+
+
+def session_object_oid(session: str) -> str:
+    """Where a session's notes hang: the blob id of `session_object_bytes(session)`."""
+    return git_blob_oid(session_object_bytes(session))

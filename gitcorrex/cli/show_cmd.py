@@ -1,0 +1,43 @@
+"""`git correx show`: what is known about a tree."""
+
+from __future__ import annotations
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+
+@click.command()
+@click.argument("rev", required=False)
+@click.option("--worktree", is_flag=True, help="The current workspace state (the default).")
+@json_option
+def show(rev: str | None, worktree: bool, as_json: bool) -> int:
+    """List the events recorded on REV's tree (default: the current state key), newest first.
+
+    No events means the tree is unverified, never that it passed.
+    """
+    from gitcorrex.errors import UsageError
+    from gitcorrex.git.repository import discover_in_process, discover_with_git
+    from gitcorrex.git.state import compute_state
+    from gitcorrex.review.describe import describe_event
+    from gitcorrex.review.show import show_tree
+
+    if rev is not None and worktree:
+        raise UsageError("give either REV or --worktree, not both",
+                         hint="`git correx show HEAD` or `git correx show --worktree`")
+    if rev is None:
+        repo = discover_with_git(start_dir())
+        result = show_tree(repo, rev=None, state_key=compute_state(repo).state_key)
+    else:
+        result = show_tree(discover_in_process(start_dir()), rev=rev, state_key=None)
+    for problem in result.problems:
+        click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
+    if as_json:
+        emit_json({"tree": result.tree, "source": result.source,
+                   "events": [event.model_dump(mode="json") for event in result.events],
+                   "problems": [problem.as_dict() for problem in result.problems]})
+        return 0
+    click.echo(f"tree {result.tree} ({result.source}): {len(result.events)} event(s)")
+    for event in result.events:
+        click.echo(describe_event(event))
+    return 0

@@ -1,0 +1,54 @@
+"""`git correx verify`: run the profile's expectation on the current state key, record it."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+
+@click.command()
+@click.option("--stage", help="Stage whose build_expectation and writes apply.")
+@click.option("--expect", "expect", help="Expectation to run (overrides the stage's).")
+@click.option("--session", help="Session the observation belongs to (assigns a seq).")
+@click.option("--reuse", is_flag=True,
+              help="Cite an earlier pass of this exact tree and commands instead of running.")
+@click.option("--isolated", is_flag=True,
+              help="Run in a throwaway worktree holding exactly the state tree.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not stream command output.")
+@json_option
+def verify(stage: str | None, expect: str | None, session: str | None, reuse: bool,
+           isolated: bool, quiet: bool, as_json: bool) -> int:
+    """Observe the configured commands on this exact workspace state and record the result.
+
+    Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
+    """
+    from gitcorrex.cli.progress import TerminalProgress, write_verbatim
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.provenance import current_provenance
+    from gitcorrex.verify.outcome import SilentProgress
+    from gitcorrex.verify.usecase import VerifyRequest, verify_workspace
+
+    repo = discover_with_git(start_dir())
+    request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
+                            isolated=isolated)
+    streaming = not quiet and not as_json
+    outcome = verify_workspace(
+        repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
+        provenance=current_provenance(repo),
+        progress=TerminalProgress() if streaming else SilentProgress())
+    if outcome.failing_output is not None and not streaming:
+        write_verbatim(outcome.failing_output)
+    if as_json:
+        emit_json({"result": outcome.result.value if outcome.result else None,
+                   "expectation": outcome.expectation, "state_key": outcome.state_key,
+                   "summary": outcome.summary,
+                   "event": outcome.event.model_dump(mode="json") if outcome.event else None,
+                   "setup_event": outcome.setup_event.model_dump(mode="json")
+                   if outcome.setup_event else None})
+    else:
+        click.echo(outcome.summary)
+    return outcome.exit_code

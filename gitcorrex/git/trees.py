@@ -1,0 +1,67 @@
+"""Trees as plain values: resolving revisions, listing what changed between two trees.
+
+Diffs compare trees directly with rename detection off, so both sides of a rename,
+deletions, mode and type changes and gitlinks all show up as paths, on raw bytes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gitcorrex.errors import UsageError
+from gitcorrex.git.process import decode_path
+
+if TYPE_CHECKING:
+    import pygit2
+
+    from gitcorrex.git.repository import Repository
+
+
+def resolve_tree(repo: Repository, rev: str) -> str:
+    """The tree a revision names (`HEAD`, a commit, a tree, `main~2`...)."""
+    import pygit2
+
+    handle = repo.libgit2()
+    try:
+        return str(handle.revparse_single(rev).peel(pygit2.Tree).id)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError) as exc:
+        raise UsageError(f"unknown revision or not a tree: {rev!r}",
+                         hint="name a commit, branch, tag or tree (see `git rev-parse`)") from exc
+
+
+def head_tree(repo: Repository) -> str | None:
+    """HEAD's tree, or None while HEAD is unborn."""
+    handle = repo.libgit2()
+    if handle.head_is_unborn:
+        return None
+    return str(handle.head.peel(_tree_type()).id)
+
+
+def has_object(repo: Repository, oid: str) -> bool:
+    """Whether the object database holds `oid` (a fetched ledger may anchor it or not)."""
+    return oid in repo.libgit2()
+
+
+def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
+    """Every path that differs between two trees (old None = the empty tree), sorted."""
+    handle = repo.libgit2()
+    new = handle[new_tree].peel(_tree_type())
+    old = handle[old_tree].peel(_tree_type()) if old_tree else _empty_tree(handle)
+    diff = handle.diff(old, new)
+    paths: set[str] = set()
+    for delta in diff.deltas:
+        paths.add(decode_path(delta.old_file.raw_path))
+        paths.add(decode_path(delta.new_file.raw_path))
+    return sorted(paths)
+
+
+def _empty_tree(handle: pygit2.Repository) -> pygit2.Tree:
+    oid = handle.TreeBuilder().write()
+    tree: pygit2.Tree = handle[oid].peel(_tree_type())
+    return tree
+
+
+def _tree_type() -> type[pygit2.Tree]:
+    import pygit2
+
+    return pygit2.Tree

@@ -1,0 +1,103 @@
+"""Kind-specific fields of `workspace_verification_observed` and `workspace_setup_observed`.
+
+An observation binds a result to the exact state key it was observed on, the commands
+(by argv and digest of their profile entry) and the evidence of each run, so a later dirty
+workspace can never be mistaken for the state that was verified.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from gitcorrex.model.events import Oid
+
+VERIFICATION_KIND = "workspace_verification_observed"
+SETUP_KIND = "workspace_setup_observed"
+
+
+class Result(str, Enum):
+    """Only `pass` is evidence of a known-good state; the other two never advance a plan."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    UNAVAILABLE = "unavailable"
+
+
+class Reason(str, Enum):
+    """Why a result is `unavailable`: the question could not be answered as asked."""
+
+    MISSING_PREREQUISITE = "missing_prerequisite"
+    COMMAND_NOT_FOUND = "command_not_found"
+    WORKSPACE_CHANGED = "workspace_changed"
+    TIMEOUT = "timeout"
+    SETUP_FAILED = "setup_failed"
+
+
+class StopReason(str, Enum):
+    """How a command ended; `skipped` = not run because an earlier command did not pass."""
+
+    EXIT = "exit"
+    TIMEOUT = "timeout"
+    SIGNAL = "signal"
+    NOT_FOUND = "not_found"
+    SKIPPED = "skipped"
+
+
+class OutputEvidence(BaseModel):
+    """Size and digest of everything printed; a bounded tail; the kept output as a blob."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    size: int
+    sha256: str
+    tail: str
+    blob: Oid | None
+    truncated: bool
+
+
+class CommandRecord(BaseModel):
+    """One command of the expectation: what was asked and how it ended."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    argv: list[str]
+    digest: str
+    exit_code: int | None
+    signal: int | None
+    stop_reason: StopReason
+    duration_ms: int
+    output: OutputEvidence | None
+
+
+class VerificationFields(BaseModel):
+    """`workspace_verification_observed` beyond the envelope (which carries state_key)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    expectation: str
+    result: Result
+    reason: Reason | None
+    missing_path: str | None
+    commands: list[CommandRecord]
+    writes: list[str]
+    state_after: Oid | None
+    head_tree: Oid | None
+    changed_paths: list[str]
+    changed_paths_omitted: int
+    profile: Oid
+    isolated: bool
+    reused_from: str | None
+
+
+class SetupFields(BaseModel):
+    """`workspace_setup_observed`: a setup run is evidence of itself, never a pass."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    expectation: str
+    outcome: str
+    command: CommandRecord
+    profile: Oid

@@ -1,0 +1,43 @@
+"""One readable line per event, shared by `show` and `replay`."""
+
+from __future__ import annotations
+
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.verification import SETUP_KIND, VERIFICATION_KIND
+
+MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
+
+
+def describe_event(event: RecordedEvent) -> str:
+    """`<time> <kind-specific verdict> by <who> [session#seq] id <12>`; never raises."""
+    parts = [event.at[:19] + "Z", _verdict(event)]
+    who = event.actor.email or event.actor.name or event.actor.host
+    parts.append(f"by {who}")
+    if event.session is not None:
+        parts.append(f"session {event.session}#{event.seq}")
+    if event.state_key:
+        parts.append(f"state {event.state_key[:12]}")
+    parts.append(f"id {event.id[:12]}")
+    return "  ".join(parts)
+
+
+def _verdict(event: RecordedEvent) -> str:
+    if event.kind == VERIFICATION_KIND:
+        result = str(event.field("result"))
+        text = f"{MARKS.get(result, '?')} {result} {event.field('expectation')}"
+        names = _command_names(event)
+        reason = event.field("reason")
+        reused = event.field("reused_from")
+        text += f" ({names})" if names else ""
+        text += f" [{reason}]" if reason else ""
+        return text + (f" reused {str(reused)[:12]}" if reused else "")
+    if event.kind == SETUP_KIND:
+        return f"setup {event.field('outcome')} for {event.field('expectation')}"
+    return event.kind
+
+
+def _command_names(event: RecordedEvent) -> str:
+    commands = event.field("commands")
+    if not isinstance(commands, list):
+        return ""
+    return ", ".join(str(entry.get("name")) for entry in commands if isinstance(entry, dict))

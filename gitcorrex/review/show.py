@@ -1,0 +1,29 @@
+"""`git correx show`: everything the ledger knows about one tree, newest first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.trees import resolve_tree
+from gitcorrex.model.events import RecordedEvent
+
+
+@dataclass(frozen=True)
+class ShowResult:
+    """`events` empty means nothing is recorded for the tree: unverified, not failed."""
+
+    tree: str
+    source: str
+    events: list[RecordedEvent]
+    problems: list[ledger.Problem]
+
+
+def show_tree(repo: Repository, *, rev: str | None, state_key: str | None) -> ShowResult:
+    """Events on REV's tree, or on the given workspace state key when REV is None."""
+    tree = resolve_tree(repo, rev) if rev is not None else state_key
+    assert tree is not None, "caller passes a state key when no revision is named"
+    read = ledger.read_subject(repo, tree)
+    newest_first = sorted(read.events, key=lambda event: (event.at, event.id), reverse=True)
+    return ShowResult(tree, rev or "worktree", newest_first, list(read.problems))

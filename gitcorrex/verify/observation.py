@@ -1,0 +1,121 @@
+"""Recording what `verify` observed as one ledger event (plus one for setup, if any)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from gitcorrex import ledger
+from gitcorrex.git.notes import write_blob
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.trees import changed_paths
+from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.verification import (
+    SETUP_KIND,
+    VERIFICATION_KIND,
+    CommandRecord,
+    Reason,
+    Result,
+    SetupFields,
+    VerificationFields,
+)
+from gitcorrex.verify.evidence import command_record, skipped_record
+from gitcorrex.verify.outcome import VerifyOutcome
+from gitcorrex.verify.reuse import original_of
+from gitcorrex.verify.run_commands import CommandsRun, SetupRun
+from gitcorrex.verify.runner import CommandOutcome
+from gitcorrex.verify.selection import ResolvedCommand, Selection
+from gitcorrex.verify.summary import baseline_tree, summarize
+
+MAX_CHANGED_PATHS = 1000
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything a recording needs that does not change during one verify run."""
+
+    repo: Repository
+    request_session: str | None
+    selection: Selection
+    profile_oid: str
+    head_tree: str | None
+    clock: Callable[[], datetime]
+    provenance: Provenance
+    isolated: bool
+
+    def append(self, draft: ledger.EventDraft) -> RecordedEvent:
+        return ledger.append_events(self.repo, [draft], now=self.clock(),
+                                    provenance=self.provenance)[0]
+
+    def draft(self, kind: str, state_key: str, fields: dict[str, object],
+              anchors: dict[str, str]) -> ledger.EventDraft:
+        return ledger.EventDraft(kind=kind, subjects=(state_key,), fields=fields,
+                                 session=self.request_session, stage=self.selection.stage,
+                                 state_key=state_key, anchors=anchors)
+
+    def record_setup(self, state_key: str, setup: SetupRun) -> RecordedEvent:
+        """Setup is evidence of itself; `outcome` is completed or failed, never pass."""
+        record, anchors = self.evidence(setup.command, setup.outcome)
+        fields = SetupFields(expectation=self.selection.expectation, command=record,
+                             outcome="completed" if setup.passed else "failed",
+                             profile=self.profile_oid)
+        return self.append(self.draft(SETUP_KIND, state_key, fields.model_dump(mode="json"),
+                                      anchors))
+
+    def evidence(self, command: ResolvedCommand,
+                 outcome: CommandOutcome | None) -> tuple[CommandRecord, dict[str, str]]:
+        if outcome is None:
+            return skipped_record(command), {}
+        blob = write_blob(self.repo, outcome.output)
+        return command_record(command, outcome, blob), {blob: "blob"}
+
+
+def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,
+                       setup_event: RecordedEvent | None) -> VerifyOutcome:
+    """Decide the result, write the output blobs, append one observation."""
+    result, reason = decide(run, before, after)
+    records: list[CommandRecord] = []
+    anchors: dict[str, str] = {} if after == before else {after: "tree"}
+    for command, outcome in run.runs:
+        record, more = obs.evidence(command, outcome)
+        records.append(record)
+        anchors.update(more)
+    changed = changed_paths(obs.repo, baseline_tree(obs.repo, obs.request_session,
+                                                    obs.head_tree), before)
+    fields = VerificationFields(
+        expectation=obs.selection.expectation, result=result, reason=reason,
+        missing_path=run.missing_path, commands=records, writes=list(obs.selection.writes),
+        state_after=after, head_tree=obs.head_tree,
+        changed_paths=changed[:MAX_CHANGED_PATHS],
+        changed_paths_omitted=max(0, len(changed) - MAX_CHANGED_PATHS),
+        profile=obs.profile_oid, isolated=obs.isolated, reused_from=None)
+    event = obs.append(obs.draft(VERIFICATION_KIND, before, fields.model_dump(mode="json"),
+                                 anchors))
+    summary = summarize(obs.repo, fields, before)
+    return VerifyOutcome(obs.selection.expectation, before, event, setup_event, result,
+                         summary, None if result is Result.PASS else run.failing_output)
+
+
+def record_reuse(obs: Observation, state_key: str, cited: RecordedEvent,
+                 setup_event: RecordedEvent | None) -> VerifyOutcome:
+    """A new observation citing an earlier pass of the same tree and commands; runs nothing."""
+    fields = dict(cited.model_extra or {})
+    fields.update(reused_from=original_of(cited), writes=list(obs.selection.writes),
+                  isolated=obs.isolated, profile=obs.profile_oid, head_tree=obs.head_tree)
+    typed = VerificationFields.model_validate(fields)
+    event = obs.append(obs.draft(VERIFICATION_KIND, state_key, typed.model_dump(mode="json"),
+                                 {}))
+    summary = f"pass (reused {original_of(cited)[:12]}): {obs.selection.expectation} " \
+              f"on {state_key[:12]}"
+    return VerifyOutcome(obs.selection.expectation, state_key, event, setup_event,
+                         Result.PASS, summary)
+
+
+def decide(run: CommandsRun, before: str, after: str) -> tuple[Result, Reason | None]:
+    """Execution problems first, then a moved workspace, then the commands' own verdict."""
+    if run.reason is not None:
+        return Result.UNAVAILABLE, run.reason
+    if after != before:
+        return Result.UNAVAILABLE, Reason.WORKSPACE_CHANGED
+    return (Result.FAIL, None) if run.failed else (Result.PASS, None)

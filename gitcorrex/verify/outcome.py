@@ -1,0 +1,51 @@
+"""What `verify` hands back to its caller: the recorded event and what to tell the user."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from gitcorrex.errors import ExitCode
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.verification import Result
+
+
+class VerifyProgress(Protocol):
+    """Live feedback while commands run; the CLI prints it, tests may collect it."""
+
+    def starting(self, index: int, total: int, name: str, argv: Sequence[str]) -> None: ...
+
+    def output(self, chunk: bytes) -> None: ...
+
+
+class SilentProgress:
+    """Progress sink that shows nothing (`--quiet`, or callers with no terminal)."""
+
+    def starting(self, index: int, total: int, name: str, argv: Sequence[str]) -> None:
+        return None
+
+    def output(self, chunk: bytes) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class VerifyOutcome:
+    """`event` is None only when the expectation has no commands (nothing is claimed)."""
+
+    expectation: str
+    state_key: str
+    event: RecordedEvent | None
+    setup_event: RecordedEvent | None
+    result: Result | None
+    summary: str
+    failing_output: bytes | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """pass or nothing to verify → 0, fail → 1, unavailable → 3."""
+        if self.result is Result.FAIL:
+            return ExitCode.CHECK_FAILED
+        if self.result is Result.UNAVAILABLE:
+            return ExitCode.UNAVAILABLE
+        return ExitCode.OK

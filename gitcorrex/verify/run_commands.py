@@ -1,0 +1,86 @@
+"""Executing an expectation: prerequisites first, then each command in order until one fails.
+
+Pure execution: nothing here touches git or the ledger; `observation.py` records the result.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitcorrex.model.verification import Reason
+from gitcorrex.verify.evidence import passed
+from gitcorrex.verify.outcome import VerifyProgress
+from gitcorrex.verify.runner import CommandOutcome, run_command
+from gitcorrex.verify.selection import ResolvedCommand, Selection
+
+UNAVAILABLE_STOPS = {"not_found": Reason.COMMAND_NOT_FOUND, "timeout": Reason.TIMEOUT}
+
+
+@dataclass(frozen=True)
+class CommandsRun:
+    """Each selected command with its outcome (None = not run), and why the run stopped."""
+
+    runs: list[tuple[ResolvedCommand, CommandOutcome | None]]
+    reason: Reason | None
+    missing_path: str | None
+    failed: bool
+
+    @classmethod
+    def not_run(cls, selection: Selection, reason: Reason,
+                missing_path: str | None) -> CommandsRun:
+        return cls([(command, None) for command in selection.commands], reason,
+                   missing_path, False)
+
+    @property
+    def failing_output(self) -> bytes | None:
+        """Output of the command that stopped the run: ground truth for whoever fixes it."""
+        for _, outcome in self.runs:
+            if outcome is not None and not passed(outcome):
+                return outcome.output
+        return None
+
+
+@dataclass(frozen=True)
+class SetupRun:
+    """The operator's setup command; its success only allows the verification to run."""
+
+    command: ResolvedCommand
+    outcome: CommandOutcome
+
+    @property
+    def passed(self) -> bool:
+        return passed(self.outcome)
+
+
+def run_setup(run_dir: Path, selection: Selection, *, env: Mapping[str, str],
+              progress: VerifyProgress, output_cap: int) -> SetupRun:
+    """Run the expectation's setup command (the caller checked there is one)."""
+    assert selection.setup is not None
+    progress.starting(0, len(selection.commands), selection.setup.name, selection.setup.argv)
+    outcome = run_command(selection.setup.argv, cwd=run_dir, timeout_s=selection.setup.timeout_s,
+                          env=env, on_output=progress.output, output_cap=output_cap)
+    return SetupRun(selection.setup, outcome)
+
+
+def run_expectation(run_dir: Path, selection: Selection, *, env: Mapping[str, str],
+                    progress: VerifyProgress, output_cap: int) -> CommandsRun:
+    """Check every prerequisite, then run the commands in order, stopping at the first miss."""
+    for command in selection.commands:
+        for required in command.requires:
+            if not os.path.lexists(run_dir / required):
+                return CommandsRun.not_run(selection, Reason.MISSING_PREREQUISITE, required)
+    runs: list[tuple[ResolvedCommand, CommandOutcome | None]] = []
+    total = len(selection.commands)
+    for index, command in enumerate(selection.commands, start=1):
+        progress.starting(index, total, command.name, command.argv)
+        outcome = run_command(command.argv, cwd=run_dir, timeout_s=command.timeout_s, env=env,
+                              on_output=progress.output, output_cap=output_cap)
+        runs.append((command, outcome))
+        if not passed(outcome):
+            runs.extend((rest, None) for rest in selection.commands[index:])
+            reason = UNAVAILABLE_STOPS.get(outcome.stop_reason)
+            return CommandsRun(runs, reason, None, reason is None)
+    return CommandsRun(runs, None, None, False)
