@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from gitcorrex.cli.demo_cmd import demo
+from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
+from gitcorrex.cli.verify_cmd import verify
 
-ALL: list[click.Command] = [state]
+ALL: list[click.Command] = [demo, state, verify, show]

@@ -1,0 +1,26 @@
+"""`git correx demo`: see the whole loop on a throwaway repository in a few seconds."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--keep", is_flag=True, help="Keep the demo repository and print its path.")
+def demo(keep: bool) -> int:
+    """Create a small project, verify it failing then passing, then `show` and `replay`."""
+    from gitcorrex.demo.script import run_demo
+
+    workdir = Path(tempfile.mkdtemp(prefix="correx-demo-"))
+    try:
+        code = run_demo(workdir, say=click.echo)
+    finally:
+        if keep:
+            click.echo(f"kept: {workdir / 'calc'}  (cd there and try `git correx show`)")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return code

@@ -1,0 +1,1 @@
+"""`git correx demo`: a guided run on a throwaway repository."""
