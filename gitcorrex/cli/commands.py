@@ -5,8 +5,10 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.demo_cmd import demo
+from gitcorrex.cli.init_cmd import init
+from gitcorrex.cli.replay_cmd import replay
 from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
 from gitcorrex.cli.verify_cmd import verify
 
-ALL: list[click.Command] = [demo, state, verify, show]
+ALL: list[click.Command] = [init, demo, state, verify, show, replay]

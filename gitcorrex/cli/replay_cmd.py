@@ -1,0 +1,71 @@
+"""`git correx replay`: the recorded history, rebuilt from the ledger ref alone."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from gitcorrex.cli.options import json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.ledger import LedgerRead
+    from gitcorrex.model.events import RecordedEvent
+
+
+@click.command()
+@click.option("--session", metavar="ID", default=None, help="Only this session, by seq.")
+@json_option
+def replay(session: str | None, as_json: bool) -> int:
+    """Print every recorded event, oldest first (or one session's, in seq order).
+
+    Reads only the ledger ref: runs no command and never looks at the work tree or the
+    index, so a bare clone that fetched only the ledger prints exactly the same.
+    Ledger problems (malformed lines, unknown versions) go to stderr; exit 0.
+    """
+    from gitcorrex import ledger
+    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.model.events import session_object_oid
+    from gitcorrex.replay import replay as fold
+
+    repo = discover_in_process(start_dir())
+    if session is not None:
+        ledger.check_session_id(session)
+        read = ledger.read_subject(repo, session_object_oid(session))
+    else:
+        read = ledger.read_all(repo)
+    events = fold(read.events, session=session).events
+    if as_json:
+        sys.stdout.write(_json_document(events, read))
+    else:
+        _print_text(events, read)
+    return 0
+
+
+def _json_document(events: list[RecordedEvent], read: LedgerRead) -> str:
+    """Each event is its stored canonical line, byte-exact, one per line (cheap to diff).
+
+    Re-serializing 100,000 events would cost seconds; the stored line already is JSON.
+    """
+    from gitcorrex.model.canonical import canonical_json
+
+    lines = [read.lines[event.id] for event in events]
+    problems = [canonical_json(problem.as_dict()) for problem in read.problems]
+    return f'{{"events":[{_rows(lines)}],\n"problems":[{_rows(problems)}]}}\n'
+
+
+def _rows(items: list[str]) -> str:
+    return "\n" + ",\n".join(items) + "\n" if items else ""
+
+
+def _print_text(events: list[RecordedEvent], read: LedgerRead) -> None:
+    """One line per event on stdout; diagnostics (nothing recorded, problems) on stderr."""
+    from gitcorrex.ledger import printable
+    from gitcorrex.review.describe import describe_event
+
+    if read.tip is None:
+        click.echo(f"git correx: nothing recorded yet ({read.ref} does not exist)", err=True)
+    for problem in read.problems:
+        click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
+    sys.stdout.write("".join(printable(describe_event(event)) + "\n" for event in events))

@@ -1,0 +1,292 @@
+"""The ledger's storage: a notes ref read and written in-process, with compare-and-swap.
+
+We walk the notes tree ourselves instead of using libgit2's note iterator: that iterator
+descends into every entry, including `anchors/`, which holds whole workspace trees of tens
+of thousands of files. Notes are found at any fanout git may have written (`<40hex>`,
+`ab/<38hex>`, `ab/cd/<36hex>`…); we always write `ab/<38hex>` and anchors as
+`anchors/ab/<38hex>`. Only plain values leave this module: hex oids, bytes, str.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import pygit2
+from pygit2.enums import FileMode, ObjectType
+
+from gitcorrex.errors import ConfigError, UnavailableError
+from gitcorrex.git.repository import Repository
+
+DEFAULT_REF = "refs/notes/correx"
+FALLBACK_IDENTITY = ("git correx", "correx@localhost")
+ANCHORS = "anchors"
+_HEX = frozenset("0123456789abcdef")
+_OID_LENGTHS = (40, 64)
+_ANCHOR_MODES = {"tree": FileMode.TREE, "blob": FileMode.BLOB}
+Edits = dict[tuple[str, ...], "tuple[pygit2.Oid, int] | None"]
+
+
+def ledger_ref(repo: Repository) -> str:
+    """`git config correx.ref`, expanded like `git notes --ref` does; default refs/notes/correx."""
+    value = _config_value(repo, "correx.ref")
+    if not value:
+        return DEFAULT_REF
+    if value.startswith("refs/notes/"):
+        ref = value
+    elif value.startswith("notes/"):
+        ref = "refs/" + value
+    else:
+        ref = "refs/notes/" + value
+    if not pygit2.reference_is_valid_name(ref):
+        raise ConfigError(
+            f"git config correx.ref: {value!r} is not a valid ref name",
+            hint="set it to a name like `correx` or `refs/notes/correx`",
+        )
+    return ref
+
+
+def git_identity(repo: Repository) -> tuple[str | None, str | None]:
+    """user.name and user.email from git config; None for whichever is unset."""
+    return _config_value(repo, "user.name"), _config_value(repo, "user.email")
+
+
+def commit_identity(repo: Repository) -> tuple[str, str]:
+    """Who commits to the notes ref: the user's git identity, else a fixed placeholder."""
+    name, email = git_identity(repo)
+    return (name, email) if name and email else FALLBACK_IDENTITY
+
+
+def libgit2_version() -> str:
+    """The libgit2 version pygit2 was built against; recorded in every event's `tool`."""
+    return str(pygit2.LIBGIT2_VERSION)
+
+
+def ensure_merge_strategy(repo: Repository, ref: str) -> None:
+    """Set notes.<name>.mergeStrategy=cat_sort_uniq when unset: the one lossless merge.
+
+    Another process may hold the config lock right now; it is setting the same value, and
+    the next append checks again, so a locked config is not an error.
+    """
+    key = f"notes.{ref.removeprefix('refs/notes/')}.mergeStrategy"
+    if _config_value(repo, key) is not None:
+        return
+    try:
+        repo.libgit2().config[key] = "cat_sort_uniq"
+    except (pygit2.GitError, OSError):
+        return
+
+
+def ledger_tip(repo: Repository, ref: str) -> str | None:
+    """The commit the notes ref points at, or None when nothing was recorded yet."""
+    found = repo.libgit2().references.get(ref)
+    return None if found is None else str(found.resolve().target)
+
+
+def ref_lock_path(repo: Repository, ref: str) -> Path:
+    """The lock file git and libgit2 create while moving `ref`."""
+    return repo.common_dir / f"{ref}.lock"
+
+
+def write_blob(repo: Repository, data: bytes) -> str:
+    """Store `data` as a blob and return its oid (idempotent)."""
+    return str(repo.libgit2().create_blob(data))
+
+
+def object_type(repo: Repository, oid: str) -> str | None:
+    """The object's type ("tree", "blob", "commit", "tag"); None when it is not stored."""
+    try:
+        kind, _ = repo.libgit2().odb.read_header(oid)
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return {
+        ObjectType.TREE: "tree",
+        ObjectType.BLOB: "blob",
+        ObjectType.COMMIT: "commit",
+        ObjectType.TAG: "tag",
+    }.get(kind)
+
+
+def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | None:
+    """The note on `subject_oid` at notes commit `tip`; None when it has no note.
+
+    A note split over several fanouts (possible after mixed writers) is concatenated in
+    tree order, which is what `read_all_notes` yields too.
+    """
+    if tip is None:
+        return None
+    root = _notes_tree(repo, tip)
+    parts = [_blob_data(root, path) for path in _note_paths(root, subject_oid, 0)]
+    return _concat(parts) if parts else None
+
+
+def read_all_notes(repo: Repository, tip: str | None) -> list[tuple[str, bytes]]:
+    """Every (subject oid, note bytes) at `tip`, in one pass over the notes tree."""
+    if tip is None:
+        return []
+    found: dict[str, list[bytes]] = {}
+    _walk_notes(repo.libgit2(), _notes_tree(repo, tip), "", found)
+    return [(subject, _concat(parts)) for subject, parts in found.items()]
+
+
+def commit_notes(
+    repo: Repository,
+    ref: str,
+    *,
+    expected_tip: str | None,
+    appends: Mapping[str, bytes],
+    anchors: Mapping[str, Literal["tree", "blob"]],
+    message: str,
+    signature: tuple[str, str],
+) -> str | None:
+    """Append bytes to notes and add anchors in one commit on top of `expected_tip`.
+
+    The ref moves only if it still points at `expected_tip` (libgit2 checks the old value
+    under the ref lock). Returns the new commit, or None when another writer got there
+    first or holds the lock: the caller re-reads and retries. A crash leaves the ref at
+    the old or the new commit, never in between.
+    """
+    handle = repo.libgit2()
+    root = _notes_tree(repo, expected_tip) if expected_tip else None
+    edits: Edits = {}
+    for subject, data in appends.items():
+        old = _note_paths(root, subject, 0) if root is not None else []
+        parts = [_blob_data(root, path) for path in old] if root is not None else []
+        for path in old:
+            edits[path] = None
+        blob = handle.create_blob(_concat([*parts, data]))
+        edits[(subject[:2], subject[2:])] = (blob, FileMode.BLOB)
+    for oid, kind in anchors.items():
+        edits[(ANCHORS, oid[:2], oid[2:])] = (pygit2.Oid(hex=oid), _ANCHOR_MODES[kind])
+    tree_id, _ = _apply_edits(handle, root, edits)
+    sig = pygit2.Signature(*signature)
+    parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
+    new = handle.create_commit(None, sig, sig, message, tree_id, parents)
+    return str(new) if _swap_ref(handle, ref, expected_tip, new, message) else None
+
+
+def _swap_ref(
+    handle: pygit2.Repository, ref: str, expected: str | None, new: pygit2.Oid, message: str
+) -> bool:
+    """Compare-and-swap `ref` from `expected` to `new`; False when we lost the race."""
+    try:
+        if expected is None:
+            handle.create_reference_direct(ref, new, False, message=message)
+            return True
+        current = handle.references.get(ref)
+        if current is None or str(current.target) != expected:
+            return False
+        current.set_target(new, message)
+        return True
+    except pygit2.AlreadyExistsError:
+        return False
+    except OSError:
+        return False  # the ref (or packed-refs) is locked by another writer
+    except pygit2.GitError as exc:
+        if "old reference value does not match" in str(exc):
+            return False
+        raise UnavailableError(
+            f"could not update {ref}: {exc}",
+            hint="run `git fsck` and check the repository's permissions",
+        ) from exc
+
+
+def _apply_edits(
+    handle: pygit2.Repository, base: pygit2.Tree | None, edits: Edits
+) -> tuple[pygit2.Oid, int]:
+    """Write `base` with `edits` (path → (oid, mode), or None to delete); (tree, entries)."""
+    builder = handle.TreeBuilder(base) if base is not None else handle.TreeBuilder()
+    nested: dict[str, Edits] = {}
+    for path, value in edits.items():
+        if len(path) > 1:
+            nested.setdefault(path[0], {})[path[1:]] = value
+        elif value is not None:
+            builder.insert(path[0], value[0], value[1])
+        elif builder.get(path[0]) is not None:
+            builder.remove(path[0])
+    for name, sub_edits in nested.items():
+        sub = _subtree(base, name)
+        oid, count = _apply_edits(handle, sub, sub_edits)
+        if count:
+            builder.insert(name, oid, FileMode.TREE)
+        elif builder.get(name) is not None:
+            builder.remove(name)
+    return builder.write(), len(builder)
+
+
+def _walk_notes(
+    handle: pygit2.Repository, tree: pygit2.Tree, prefix: str, found: dict[str, list[bytes]]
+) -> None:
+    """Depth first in tree order; names that are not hex (`anchors/`) are never entered."""
+    for entry in tree:
+        name = entry.name or ""
+        full = prefix + name
+        if not _is_hex(name):
+            continue
+        if entry.type == ObjectType.TREE and len(name) == 2 and len(full) < 40:
+            _walk_notes(handle, handle[entry.id], full, found)
+        elif entry.type == ObjectType.BLOB and len(full) in _OID_LENGTHS:
+            found.setdefault(full, []).append(handle[entry.id].data)
+
+
+def _note_paths(tree: pygit2.Tree | None, subject: str, used: int) -> list[tuple[str, ...]]:
+    """Where the note on `subject` sits under `tree` (deeper fanouts first: tree order)."""
+    rest = subject[used:]
+    paths: list[tuple[str, ...]] = []
+    if tree is None:
+        return paths
+    sub = _subtree(tree, rest[:2]) if len(rest) > 2 else None
+    if sub is not None:
+        paths.extend((rest[:2], *path) for path in _note_paths(sub, subject, used + 2))
+    if rest in tree and tree[rest].type == ObjectType.BLOB:
+        paths.append((rest,))
+    return paths
+
+
+def _subtree(tree: pygit2.Tree | None, name: str) -> pygit2.Tree | None:
+    if tree is None or name not in tree:
+        return None
+    entry: Any = tree[name]
+    return entry if entry.type == ObjectType.TREE else None
+
+
+def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:
+    obj: Any = root
+    for name in path:
+        obj = obj[name]
+    data: bytes = obj.data
+    return data
+
+
+def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
+    commit = repo.libgit2().get(tip)
+    if not isinstance(commit, pygit2.Commit):
+        raise UnavailableError(
+            f"ledger tip {tip} is not a commit in {repo.git_dir}",
+            hint="run `git fsck`; fetch the ledger ref again",
+        )
+    return commit.tree
+
+
+def _concat(parts: list[bytes]) -> bytes:
+    """Join note parts so that every part starts on a new line."""
+    joined = b""
+    for part in parts:
+        if joined and not joined.endswith(b"\n"):
+            joined += b"\n"
+        joined += part
+    return joined
+
+
+def _is_hex(name: str) -> bool:
+    return bool(name) and _HEX.issuperset(name)
+
+
+def _config_value(repo: Repository, key: str) -> str | None:
+    config = repo.libgit2().config
+    try:
+        value = config[key]
+    except KeyError:
+        return None
+    return str(value)

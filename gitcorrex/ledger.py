@@ -1,0 +1,263 @@
+"""Events ↔ note lines ↔ git/: append with compare-and-swap, read back with problems.
+
+One append is one notes commit, whatever the number of events and subjects, so a reader
+never sees half of a fact. The line format and its tolerant reader live in
+`model/note_lines.py`; this module adds the repository: refs, anchors, retries.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, cast
+
+from pydantic import TypeAdapter, ValidationError
+
+from gitcorrex.errors import LedgerContentionError, UsageError
+from gitcorrex.git import notes
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.canonical import format_instant
+from gitcorrex.model.events import (
+    KNOWN_KINDS,
+    SCHEMA_VERSION,
+    Provenance,
+    RecordedEvent,
+    SessionId,
+    session_object_bytes,
+    session_object_oid,
+)
+from gitcorrex.model.note_lines import Problem, event_line, parse_notes, printable
+
+__all__ = [
+    "EventDraft",
+    "LedgerRead",
+    "LedgerView",
+    "Problem",
+    "append_events",
+    "check_session_id",
+    "printable",
+    "read_all",
+    "read_subject",
+]
+
+AnchorKind = Literal["tree", "blob"]
+_SESSION_ID: TypeAdapter[str] = TypeAdapter(SessionId)
+_HEX = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True)
+class EventDraft:
+    """A fact to record: the kind, what it is about, and its kind-specific JSON fields.
+
+    `anchors` names extra objects (oid → "tree"/"blob", e.g. a command-output blob) the
+    ledger must keep alive; every subject is anchored anyway.
+    """
+
+    kind: str
+    subjects: tuple[str, ...]
+    fields: Mapping[str, Any]
+    session: str | None = None
+    stage: str | None = None
+    step: str | None = None
+    state_key: str | None = None
+    anchors: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LedgerRead:
+    """What a read found; `tip` is None when nothing was recorded yet.
+
+    `lines` maps each event id to its stored line, byte-exact, so output can reuse it.
+    """
+
+    ref: str
+    tip: str | None
+    events: list[RecordedEvent]
+    problems: list[Problem]
+    lines: dict[str, str]
+
+
+class LedgerView:
+    """The ledger at one tip, for preconditions re-checked on every append attempt."""
+
+    def __init__(self, repo: Repository, tip: str | None) -> None:
+        self._repo = repo
+        self.tip = tip
+        self._cache: dict[str, list[RecordedEvent]] = {}
+
+    def events_on(self, subject: str) -> list[RecordedEvent]:
+        """Events in the note on `subject`, in note order; [] when it has none."""
+        if subject not in self._cache:
+            note = notes.read_note(self._repo, self.tip, subject)
+            self._cache[subject] = parse_notes([] if note is None else [(subject, note)]).events
+        return self._cache[subject]
+
+    def session_events(self, session: str) -> list[RecordedEvent]:
+        """The session's events ordered by seq; [] for a session never recorded."""
+        found = [e for e in self.events_on(session_object_oid(session)) if e.session == session]
+        return sorted(found, key=lambda e: (e.seq or 0, e.at, e.id))
+
+
+def read_subject(repo: Repository, oid: str) -> LedgerRead:
+    """The events attached to one object; no events when it has no note (unverified)."""
+    ref = notes.ledger_ref(repo)
+    tip = notes.ledger_tip(repo, ref)
+    note = notes.read_note(repo, tip, oid)
+    return _ledger_read(ref, tip, [] if note is None else [(oid, note)])
+
+
+def read_all(repo: Repository) -> LedgerRead:
+    """Every event in the ledger, each once, with every doubtful line as a problem."""
+    ref = notes.ledger_ref(repo)
+    tip = notes.ledger_tip(repo, ref)
+    return _ledger_read(ref, tip, notes.read_all_notes(repo, tip))
+
+
+def _ledger_read(ref: str, tip: str | None, found: list[tuple[str, bytes]]) -> LedgerRead:
+    parsed = parse_notes(found)
+    return LedgerRead(ref, tip, parsed.events, parsed.problems, parsed.lines)
+
+
+def append_events(
+    repo: Repository,
+    drafts: Sequence[EventDraft] | Callable[[LedgerView], Sequence[EventDraft]],
+    *,
+    now: datetime,
+    provenance: Provenance,
+    max_attempts: int = 60,
+) -> list[RecordedEvent]:
+    """Record `drafts` in one notes commit, retrying on contention; returns the events.
+
+    A callable is asked for the drafts again on every attempt, against the ledger as it is
+    then, so a precondition (and each session's next `seq`) is never checked on a stale
+    view. Exhausted retries raise LedgerContentionError (exit 3) with nothing written.
+    """
+    ref = notes.ledger_ref(repo)
+    notes.ensure_merge_strategy(repo, ref)
+    stamp = {
+        "at": format_instant(now),
+        "actor": provenance.actor.model_dump(mode="json"),
+        "tool": provenance.tool.model_dump(mode="json"),
+    }
+    signature = notes.commit_identity(repo)
+    for attempt in range(max_attempts):
+        tip = notes.ledger_tip(repo, ref)
+        view = LedgerView(repo, tip)
+        batch = drafts(view) if callable(drafts) else drafts
+        if not batch:
+            return []
+        events, appends, anchors = _plan(repo, view, batch, stamp)
+        message = f"git correx: record {len(events)} event(s)"
+        new_tip = notes.commit_notes(
+            repo,
+            ref,
+            expected_tip=tip,
+            appends=appends,
+            anchors=anchors,
+            message=message,
+            signature=signature,
+        )
+        if new_tip is not None:
+            return events
+        time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+    raise _contention_error(repo, ref, max_attempts)
+
+
+_Plan = tuple[list[RecordedEvent], dict[str, bytes], dict[str, AnchorKind]]
+
+
+def _plan(
+    repo: Repository, view: LedgerView, batch: Sequence[EventDraft], stamp: Mapping[str, Any]
+) -> _Plan:
+    """Lines per subject, anchors and the events, with session seqs taken from `view`."""
+    next_seq: dict[str, int] = {}
+    appends: dict[str, dict[str, None]] = {}
+    anchors: dict[str, AnchorKind] = {}
+    events: list[RecordedEvent] = []
+    for draft in batch:
+        subjects = _subjects(repo, draft, anchors)
+        seq = None
+        if draft.session is not None:
+            seq = next_seq.get(draft.session) or _next_seq(view, draft.session)
+            next_seq[draft.session] = seq + 1
+        envelope = {
+            "v": SCHEMA_VERSION,
+            "kind": draft.kind,
+            "subjects": subjects,
+            "session": draft.session,
+            "seq": seq,
+            "stage": draft.stage,
+            "step": draft.step,
+            "state_key": draft.state_key,
+            **stamp,
+        }
+        line = event_line(draft.fields, envelope)
+        for subject in subjects:
+            appends.setdefault(subject, {})[line] = None
+        events.append(RecordedEvent.model_validate_json(line))
+    data = {s: "".join(f"{line}\n" for line in ls).encode("ascii") for s, ls in appends.items()}
+    return events, data, anchors
+
+
+def _subjects(repo: Repository, draft: EventDraft, anchors: dict[str, AnchorKind]) -> list[str]:
+    """The draft's subjects plus its session object, every one of them anchored."""
+    if draft.kind not in KNOWN_KINDS:
+        raise ValueError(f"unknown event kind {draft.kind!r}: add it to KNOWN_KINDS first")
+    subjects = list(dict.fromkeys(draft.subjects))
+    if draft.session is not None:
+        check_session_id(draft.session)
+        subjects.append(notes.write_blob(repo, session_object_bytes(draft.session)))
+    if not subjects:
+        raise ValueError(f"a {draft.kind} event needs at least one subject or a session")
+    for oid in subjects:
+        anchors[oid] = _object_kind(repo, oid)
+    for oid, kind in draft.anchors.items():
+        if _object_kind(repo, oid) != kind:
+            raise ValueError(f"anchor {oid} is not a {kind} in this repository")
+        anchors[oid] = cast(AnchorKind, kind)
+    return list(dict.fromkeys(subjects))
+
+
+def _object_kind(repo: Repository, oid: str) -> AnchorKind:
+    """Subjects and anchors must be stored trees or blobs: only those an anchor keeps."""
+    if len(oid) not in (40, 64) or not _HEX.issuperset(oid):
+        raise ValueError(f"{oid!r} is not a lowercase hex object id")
+    kind = notes.object_type(repo, oid)
+    if kind not in ("tree", "blob"):
+        raise ValueError(f"subject {oid} must be a stored tree or blob, not {kind}")
+    return cast(AnchorKind, kind)
+
+
+def check_session_id(session: str) -> None:
+    """Refuse a session id that could not name a session object (exit 2)."""
+    try:
+        _SESSION_ID.validate_python(session)
+    except ValidationError as exc:
+        raise UsageError(
+            f"invalid session id {session!r}", hint="use 1-64 letters, digits, '.', '_' or '-'"
+        ) from exc
+
+
+def _next_seq(view: LedgerView, session: str) -> int:
+    seqs = [e.seq for e in view.session_events(session) if e.seq is not None]
+    return max(seqs, default=0) + 1
+
+
+def _contention_error(repo: Repository, ref: str, attempts: int) -> LedgerContentionError:
+    """Name a left-over lock file; never remove it ourselves (its owner may be alive)."""
+    locks = [notes.ref_lock_path(repo, ref), repo.common_dir / "packed-refs.lock"]
+    held = next((path for path in locks if path.exists()), None)
+    if held is None:
+        return LedgerContentionError(
+            f"could not update {ref} after {attempts} attempts: other writers kept moving "
+            "it; nothing was recorded",
+            hint="retry; if it persists, find the looping writer",
+        )
+    return LedgerContentionError(
+        f"could not update {ref} after {attempts} attempts: lock file {held} exists; "
+        "nothing was recorded",
+        hint=f"if no git or git correx process is running, delete {held} and retry",
+    )

@@ -1,0 +1,164 @@
+"""Ledger lines ↔ events, with no I/O: the canonical line format and its tolerant reader.
+
+Writing is strict (no floats, no clash with envelope keys, canonical bytes). Reading never
+fails on a bad line: blank lines, malformed JSON, envelope violations and unknown versions
+become `Problem`s next to the good events, so nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from gitcorrex.model.canonical import canonical_json, content_id
+from gitcorrex.model.events import KNOWN_KINDS, SCHEMA_VERSION, RecordedEvent
+
+ENVELOPE_KEYS = frozenset(
+    {"v", "id", "kind", "at", "subjects", "session", "seq", "stage", "step", "state_key"}
+    | {"actor", "tool"}
+)
+EXCERPT_LIMIT = 160
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A ledger line that could not be taken at face value; `line` counts from 1."""
+
+    subject: str
+    line: int
+    reason: str
+    excerpt: str
+
+    def describe(self) -> str:
+        """`<subject>:<line>: <reason>: <excerpt>`, control characters escaped for a terminal."""
+        return f"{self.subject}:{self.line}: {self.reason}: {printable(self.excerpt)}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready fields, for `--json` output."""
+        return {
+            "subject": self.subject,
+            "line": self.line,
+            "reason": self.reason,
+            "excerpt": self.excerpt,
+        }
+
+
+@dataclass(frozen=True)
+class ParsedNotes:
+    """Events de-duplicated by id, problems, and each event's stored line (byte-exact)."""
+
+    events: list[RecordedEvent]
+    problems: list[Problem]
+    lines: dict[str, str]
+
+
+def printable(text: str) -> str:
+    """Escape control and non-printable characters so outside text cannot drive a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
+def event_line(fields: Mapping[str, Any], envelope: Mapping[str, Any]) -> str:
+    """The canonical line: envelope merged with the kind fields, `id` = hash of the rest."""
+    clash = ENVELOPE_KEYS & fields.keys()
+    if clash:
+        raise ValueError(f"{envelope.get('kind')} fields may not use envelope keys {sorted(clash)}")
+    check_json_ready(fields, str(envelope.get("kind")))
+    body = {**fields, **envelope}
+    body["id"] = content_id(body)
+    return canonical_json(body)
+
+
+def check_json_ready(value: Any, where: str) -> None:
+    """Only JSON scalars (no floats: they do not serialize canonically), lists and objects."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            check_json_ready(item, f"{where}[{index}]")
+    elif isinstance(value, Mapping) and all(isinstance(key, str) for key in value):
+        for key, item in value.items():
+            check_json_ready(item, f"{where}.{key}")
+    else:
+        raise ValueError(f"{where}: {type(value).__name__} is not allowed in an event field")
+
+
+def parse_notes(notes: Iterable[tuple[str, bytes]]) -> ParsedNotes:
+    """(subject, note bytes) pairs → events, each once, and a problem per doubtful line.
+
+    A line already accepted from another note is skipped before parsing: one event sits in
+    the note of every subject, and parsing it once is what keeps a 100,000-event replay fast.
+    """
+    events: dict[str, RecordedEvent] = {}
+    lines: dict[str, str] = {}
+    problems: list[Problem] = []
+    seen: set[bytes] = set()
+    for subject, data in notes:
+        rows = data.split(b"\n")
+        if rows[-1] == b"":
+            rows.pop()
+        for number, raw in enumerate(rows, 1):
+            if raw in seen:
+                continue
+            event, reason = parse_line(raw)
+            if reason is not None:
+                problems.append(Problem(subject, number, reason, _excerpt(raw)))
+            if event is None:
+                continue
+            seen.add(raw)
+            if event.id not in events:
+                events[event.id] = event
+                lines[event.id] = raw.decode("utf-8")
+    return ParsedNotes(list(events.values()), problems, lines)
+
+
+def parse_line(raw: bytes) -> tuple[RecordedEvent | None, str | None]:
+    """(event or None, problem or None): an unknown kind is kept *and* reported."""
+    if not raw.strip():
+        return None, "blank line (`git notes append` inserts these)"
+    try:
+        event = RecordedEvent.model_validate_json(raw)
+    except ValidationError as exc:
+        return None, _invalid_reason(raw, exc)
+    if event.v != SCHEMA_VERSION:
+        return None, f"unknown schema version v={event.v} (written by a newer git correx?)"
+    if not _id_matches(raw, event.id):
+        return event, "id does not match the line's content (edited, or not canonical)"
+    if event.kind not in KNOWN_KINDS:
+        return event, f"unknown kind {event.kind!r} (written by a newer git correx?)"
+    return event, None
+
+
+def _id_matches(raw: bytes, event_id: str) -> bool:
+    """A canonical line minus its `,"id":"…"` member is exactly what the id hashes."""
+    needle = b',"id":"' + event_id.encode("ascii", "replace") + b'"'
+    return hashlib.sha256(raw.replace(needle, b"", 1)).hexdigest() == event_id
+
+
+def _invalid_reason(raw: bytes, exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    if first["type"] == "json_invalid":
+        return f"malformed JSON: {first['msg']}"
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return "malformed JSON"
+    if not isinstance(data, dict) or "v" not in data:
+        return "not an event envelope (no `v`)"
+    if data["v"] != SCHEMA_VERSION or isinstance(data["v"], bool):
+        return f"unknown schema version v={data['v']!r} (written by a newer git correx?)"
+    where = ".".join(str(part) for part in first["loc"])
+    return f"invalid envelope: {where}: {first['msg']}"
+
+
+def _excerpt(raw: bytes) -> str:
+    text = raw[:EXCERPT_LIMIT].decode("utf-8", "replace")
+    return text + "…" if len(raw) > EXCERPT_LIMIT else text
