@@ -1,0 +1,137 @@
+"""The profile (`.correx.toml`): the operator's commands, expectations and stage policies.
+
+Models never choose a shell command; they can only name entries of this file. So every
+rule that keeps a name honest lives here: a command is an argv (split like a shell, never
+run by one), an expectation names only existing commands, a stage names only existing
+expectations. Values are strict (TOML `true` is not a number, `"3"` is not an integer),
+because a profile that silently means something else is worse than one that fails to load.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from gitcorrex.model.profile_references import (
+    NO_BUILD_CLAIM,
+    find_reference_problems,
+)
+from gitcorrex.model.profile_values import (
+    check_relative_path,
+    check_run,
+    check_version,
+    check_write_pattern,
+    parse_duration,
+    parse_size,
+    problem,
+)
+
+PROFILE_VERSION = 1
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
+Duration = Annotated[int, BeforeValidator(parse_duration)]
+Size = Annotated[int, BeforeValidator(parse_size)]
+RelativePath = Annotated[str, BeforeValidator(check_relative_path)]
+WritePattern = Annotated[str, BeforeValidator(check_write_pattern)]
+
+_STRICT = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class CommandSpec(BaseModel):
+    """One operator command. A plain string in TOML is shorthand for `{ run = "..." }`."""
+
+    model_config = _STRICT
+
+    run: Annotated[str, BeforeValidator(check_run)]
+    timeout: Duration | None = None
+    requires: list[RelativePath] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _expand_shorthand(cls, data: Any) -> Any:
+        return _expand(data, "run", str, 'a string like "make test" or a table { run = ... }')
+
+
+class ExpectationSpec(BaseModel):
+    """Commands that must all pass, in order. A TOML list is shorthand for `{ commands = [] }`."""
+
+    model_config = _STRICT
+
+    commands: list[Name]
+    setup: Name | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _expand_shorthand(cls, data: Any) -> Any:
+        return _expand(data, "commands", list,
+                       'a list like ["build", "test"] or a table { commands = [...] }')
+
+
+class Defaults(BaseModel):
+    """What applies when neither the caller nor a stage says otherwise."""
+
+    model_config = _STRICT
+
+    expectation: Name | None = None
+    timeout: Duration = 30 * 60
+    output_cap: Size = 8 * 1024 * 1024
+
+
+class StagePolicy(BaseModel):
+    """What one orchestrator stage is held to: its build check, its writes, its retries."""
+
+    model_config = _STRICT
+
+    build_expectation: Name | None = None
+    writes: list[WritePattern] = Field(default_factory=list)
+    max_attempts: int = Field(default=3, ge=1)
+
+
+class Profile(BaseModel):
+    """The whole `.correx.toml`, validated including every cross-reference."""
+
+    model_config = _STRICT
+
+    version: int
+    commands: dict[Name, CommandSpec] = Field(default_factory=dict)
+    expectations: dict[Name, ExpectationSpec] = Field(default_factory=dict)
+    defaults: Defaults = Field(default_factory=Defaults)
+    stages: dict[Name, StagePolicy] = Field(default_factory=dict)
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _check_version(cls, value: Any) -> Any:
+        return check_version(value, PROFILE_VERSION)
+
+    @model_validator(mode="after")
+    def _check_references(self) -> Profile:
+        problems = find_reference_problems(self)
+        if problems:
+            summary = "; ".join(f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems)
+            raise PydanticCustomError("profile_references", "{summary}",
+                                      {"summary": summary, "problems": tuple(problems)})
+        return self
+
+    def expectation_names(self) -> list[str]:
+        """Every name `select` accepts, including the built-in "none"."""
+        return sorted({*self.expectations, NO_BUILD_CLAIM})
+
+
+def _expand(data: Any, key: str, short: type, shape: str) -> Any:
+    """Turn the shorthand form into the table form; refuse any other shape."""
+    if isinstance(data, short):
+        return {key: data}
+    if isinstance(data, (dict, BaseModel)):
+        return data
+    raise problem("entry_shape", f"expected {shape}", f"write {shape}", data)

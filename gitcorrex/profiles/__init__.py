@@ -1,0 +1,1 @@
+"""The profile on disk: loading `.correx.toml`, and writing a starter one for `init`."""

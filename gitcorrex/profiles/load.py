@@ -1,0 +1,103 @@
+"""Reading `.correx.toml` into a validated `Profile`, with errors an operator can act on.
+
+Every failure is a `ConfigError` (exit 2) that names the file and the key path and says
+what to write instead. The loaded profile also carries the git blob id of its exact bytes,
+so an event can cite which profile it ran under without this module touching git.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gitcorrex.errors import ConfigError
+from gitcorrex.model.profile import Profile
+from gitcorrex.model.profile_references import ProfileProblem
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+PROFILE_NAME = ".correx.toml"
+_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
+
+
+@dataclass(frozen=True)
+class LoadedProfile:
+    """A validated profile together with exactly what was read and from where."""
+
+    profile: Profile
+    raw: bytes
+    path: Path
+    blob_oid: str
+
+
+def git_blob_oid(data: bytes) -> str:
+    """The SHA-1 object id git gives these bytes as a blob (`git hash-object`)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def load_profile(root: Path) -> LoadedProfile:
+    """The profile at the root of a work tree; a missing file says to run `git correx init`."""
+    path = root / PROFILE_NAME
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"no {PROFILE_NAME} in {root}",
+                          hint="run `git correx init` to write a starter profile") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}",
+                          hint=f"make {PROFILE_NAME} a readable file") from None
+    return LoadedProfile(parse_profile(raw, source=PROFILE_NAME), raw, path, git_blob_oid(raw))
+
+
+def parse_profile(text: bytes, *, source: str) -> Profile:
+    """Validate profile bytes; `source` is the name errors print (usually `.correx.toml`)."""
+    data = _parse_toml(text, source)
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        from gitcorrex.profiles.problems import explain
+
+        raise _problems_error(source, explain(exc, data)) from None
+
+
+def _parse_toml(text: bytes, source: str) -> dict[str, Any]:
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = text[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{source}: line {line} is not UTF-8",
+                          hint="save the file as UTF-8 (TOML requires it)") from None
+    try:
+        return tomllib.loads(decoded)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: {_toml_position(str(exc))}",
+                          hint="fix the TOML syntax there (see https://toml.io)") from None
+
+
+def _toml_position(message: str) -> str:
+    """`line 3, column 7: invalid TOML: Expected '=' ...` from tomllib's wording."""
+    match = _POSITION.search(message)
+    if match is None:
+        return f"invalid TOML: {message}"
+    body = message[:match.start()]
+    where = f"line {match.group(1)}, column {match.group(2)}" if match.group(1) else "end of file"
+    return f"{where}: invalid TOML: {body}"
+
+
+def _problems_error(source: str, problems: list[ProfileProblem]) -> ConfigError:
+    """One error: the first problem with its fix, and every further problem listed after."""
+    from gitcorrex.profiles.problems import format_path
+
+    first, rest = problems[0], problems[1:]
+    lines = [f"{source}: {format_path(first.path)}: {first.message}"]
+    lines += [f"  also {format_path(p.path)}: {p.message}; hint: {p.hint}" for p in rest]
+    return ConfigError("\n".join(lines), hint=first.hint)
