@@ -1,0 +1,113 @@
+"""Shared benchmark helpers: a large generated repository and fair whole-process timing.
+
+Every benchmark compares whole processes (interpreter start-up included), because that is
+what a hook or an orchestrator pays. Commands are run round-robin after one warm-up each,
+so disk-cache and CPU-frequency noise hits every command alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+FILES_PER_DIR = 100
+IDENTITY = ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid"]
+MARKER = "correx-bench.json"
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git quietly; raise with its stderr when it fails."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
+    return proc.stdout.decode()
+
+
+def make_large_repo(
+    path: Path, files: int = 50_000, modified: int = 100, untracked: int = 100
+) -> Path:
+    """A committed repository of `files` small files, then `modified` edits and
+    `untracked` new files. Reused as is when a previous run built the same shape."""
+    shape = {"files": files, "modified": modified, "untracked": untracked}
+    marker = path / ".git" / MARKER
+    if marker.exists() and json.loads(marker.read_text()) == shape:
+        return path
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    git(path, "init", "-q")
+    for i in range(files):
+        _write(path / _rel(i), f"file {i}\n" + "payload line\n" * (i % 7))
+    git(path, "add", "-A")
+    git(path, *IDENTITY, "commit", "-q", "--no-verify", "-m", "generated")
+    for i in range(0, files, max(1, files // max(1, modified)))[:modified]:
+        with open(path / _rel(i), "a") as handle:
+            handle.write("modified\n")
+    for i in range(untracked):
+        _write(path / "untracked" / f"new{i:05d}.txt", f"untracked {i}\n")
+    marker.write_text(json.dumps(shape))
+    return path
+
+
+def _rel(i: int) -> str:
+    """Two directory levels, ~100 files per directory, like a real source tree."""
+    d = i // FILES_PER_DIR
+    return f"src/d{d // 100:03d}/d{d % 100:02d}/f{i:06d}.txt"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def time_commands(
+    commands: Mapping[str, Sequence[str] | str], runs: int, cwd: Path
+) -> dict[str, list[float]]:
+    """Wall-clock seconds per run of each command (a str runs under bash), round-robin."""
+    for command in commands.values():
+        _run_once(command, cwd)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(_run_once(command, cwd))
+    return times
+
+
+def _run_once(command: Sequence[str] | str, cwd: Path) -> float:
+    """One whole process; a failure aborts the benchmark rather than timing an error."""
+    argv = ["bash", "-c", command] if isinstance(command, str) else list(command)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        argv,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+        env=os.environ.copy(),
+    )
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{argv} exited {proc.returncode}: {proc.stderr.decode()}")
+    return elapsed
+
+
+def median(values: Sequence[float]) -> float:
+    """The median, which one slow outlier run cannot move."""
+    return statistics.median(values)
+
+
+def markdown_table(times: Mapping[str, Sequence[float]], baseline: str) -> str:
+    """Medians (and min/max) in ms with each command's ratio to `baseline`'s median."""
+    base = median(times[baseline])
+    lines = ["| command | median ms | min ms | max ms | ratio |", "|---|---:|---:|---:|---:|"]
+    for name, values in times.items():
+        lines.append(
+            f"| {name} | {median(values) * 1000:.1f} | {min(values) * 1000:.1f} "
+            f"| {max(values) * 1000:.1f} | {median(values) / base:.2f} |"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,156 @@
+"""State keys: the tree `git add -A && git write-tree` would record, via a throwaway index.
+
+The key is defined as what git itself gives for
+`cp <index> X; GIT_INDEX_FILE=X git add -A; GIT_INDEX_FILE=X git write-tree`, run from the
+work tree's top level, so it is computed with the git binary, not libgit2. Measured on
+50,000 files, libgit2's `add_all` takes ~0.5 s against ~0.29 s for git's pipeline, and
+libgit2 cannot run external filter drivers (`filter.<x>.clean` / `.process`) nor honour
+`working-tree-encoding`: a key that differs from git's would be a wrong key.
+
+Why a copy of the index and not a fresh one: the copy keeps git's stat cache (only changed
+files are hashed again) and keeps tracked-but-ignored files tracked, exactly as the user's
+own `git add -A` would. The copy also keeps the index file's mtime, unlike plain `cp`: git
+re-reads "racily clean" entries (modified within the index's own timestamp), and a fresh
+mtime would hide such an edit (shown on git 2.39 by test_racily_clean_edit_is_seen);
+outside that race the result is the same as with `cp`.
+
+Nothing the user owns changes: the copy lives in the git dir under a unique name and is
+deleted (with its `.lock`) whatever happens; git only adds objects. Git's stderr (e.g. the
+"adding embedded git repository" hint) is captured, never shown. This module imports
+neither pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitcorrex.errors import GitCommandError, UnavailableError
+from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.repository import Repository
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
+TEMP_INDEX_PREFIX = "correx-index-"
+
+
+@dataclass(frozen=True)
+class WorkspaceState:
+    """A workspace's key, HEAD's tree (None while HEAD is unborn) and whether they differ."""
+
+    state_key: str
+    head_tree: str | None
+    dirty: bool
+
+
+def empty_tree_oid(object_format: str = "sha1") -> str:
+    """The tree with no entries: what an unborn HEAD is compared against."""
+    return EMPTY_TREE_SHA256 if object_format == "sha256" else EMPTY_TREE
+
+
+def compute_state(repo: Repository) -> WorkspaceState:
+    """Key the workspace and compare it with HEAD; a bare repository raises (exit 2)."""
+    root = repo.root
+    head_tree_result = _in_background(head_tree_oid, root)
+    key = _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=root)
+    head_tree = head_tree_result()
+    baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
+    return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
+
+
+def state_key(repo: Repository) -> str:
+    """Just the key, for callers that do not care about HEAD."""
+    return _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=repo.root)
+
+
+def head_tree_oid(root: Path) -> str | None:
+    """HEAD's tree as hex; None when HEAD is unborn (no commit yet)."""
+    args = ["rev-parse", "-q", "--verify", "HEAD^{tree}"]
+    result = run_git(args, cwd=root, check=False)
+    if result.returncode == 0:
+        return result.stdout.decode("ascii").strip()
+    if result.returncode == 1 and not result.stdout:
+        return None
+    raise GitCommandError(["git", *args], result.returncode, decode_path(result.stderr))
+
+
+def _write_workspace_tree(index_file: Path, *, git_dir: Path, root: Path) -> str:
+    """Run `add -A` + `write-tree` on a private copy of `index_file`, then delete the copy."""
+    temp = _reserve_temp_index(git_dir)
+    try:
+        _copy_index(index_file, Path(temp))
+        env = {"GIT_INDEX_FILE": temp}
+        _add_all(root, env)
+        out = run_git(["write-tree"], cwd=root, env=env).stdout
+    finally:
+        for path in (temp, temp + ".lock"):
+            with suppress(FileNotFoundError):
+                os.unlink(path)
+    return out.decode("ascii").strip()
+
+
+def _reserve_temp_index(git_dir: Path) -> str:
+    """A unique name inside the git dir (same filesystem as the index, cleaned up by us)."""
+    try:
+        fd, temp = tempfile.mkstemp(prefix=TEMP_INDEX_PREFIX, dir=git_dir)
+    except OSError as exc:
+        raise UnavailableError(
+            f"cannot create a temporary index in {git_dir}: {exc.strerror}",
+            hint="computing a state key needs write access to the git directory",
+        ) from exc
+    os.close(fd)
+    return temp
+
+
+def _add_all(root: Path, env: dict[str, str]) -> None:
+    """`git add -A` on the private index; its failure must not suggest running it by hand,
+    which would stage everything in the user's own index."""
+    try:
+        run_git(["add", "-A"], cwd=root, env=env)
+    except GitCommandError as exc:
+        raise UnavailableError(
+            f"cannot compute the state key: `git add -A` failed on a private copy of the "
+            f"index (yours was not touched):\n{exc.stderr.strip()}",
+            hint="fix what git reports above (an embedded repository with no commit: "
+            "commit in it or list it in .gitignore), then try again",
+        ) from exc
+
+
+def _copy_index(source: Path, target: Path) -> None:
+    """Copy bytes and mtime; with no index yet, start from no file (git refuses empty ones)."""
+    try:
+        shutil.copy2(source, target)
+    except FileNotFoundError:
+        target.unlink()
+
+
+def _in_background(func: Callable[[Path], str | None], arg: Path) -> Callable[[], str | None]:
+    """Start `func(arg)` on a thread and return a waiter that gives its result or re-raises.
+
+    Reading HEAD overlaps `git add -A` (measured ~4 ms saved per call on 50,000 files).
+    """
+    outcome: list[tuple[str | None, BaseException | None]] = []
+
+    def target() -> None:
+        try:
+            outcome.append((func(arg), None))
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome.append((None, exc))
+
+    thread = threading.Thread(target=target, name="correx-head-tree", daemon=True)
+    thread.start()
+
+    def wait() -> str | None:
+        thread.join()
+        value, error = outcome[0]
+        if error is not None:
+            raise error
+        return value
+
+    return wait
