@@ -1,0 +1,75 @@
+"""What `git correx verify` adds on top of the command it verifies, in units of `git status`.
+
+On a generated repository (default 50,000 committed files, 100 modified, 100 untracked)
+with a profile whose only command is `true`, times whole processes side by side:
+
+    bare      true                                      (the command itself)
+    correx    git-correx verify --quiet --expect noop   (state key before and after,
+                                                         run, record one event)
+    scale     git status
+
+Overhead = median(correx) - median(bare); the target is overhead <= 3 x median(git status).
+Exits 1 when the target is missed. Usage:
+
+    python benchmarks/bench_verify.py [--runs N] [--files N] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from common import make_large_repo, markdown_table, median, time_commands
+
+PROFILE = """\
+version = 1
+[commands]
+noop = "true"
+[expectations]
+noop = ["noop"]
+"""
+
+
+def correx_script() -> list[str]:
+    """The console script beside this interpreter (not a version-manager shim), else -m."""
+    beside = Path(sys.executable).parent / "git-correx"
+    script = str(beside) if beside.exists() else shutil.which("git-correx")
+    return [script] if script else [sys.executable, "-m", "gitcorrex"]
+
+
+def parse_args() -> argparse.Namespace:
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--workdir", type=Path, default=here / "work")
+    parser.add_argument("--max-ratio", type=float, default=3.0)
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = parse_args()
+    repo = make_large_repo(args.workdir / f"verify-{args.files}", files=args.files)
+    (repo / ".correx.toml").write_text(PROFILE)
+    commands: dict[str, list[str] | str] = {
+        "true (the bare command)": ["true"],
+        "git-correx verify --quiet --expect noop": [*correx_script(), "verify", "--quiet",
+                                                    "--expect", "noop"],
+        "git status": ["git", "status"],
+        "git-correx state": [*correx_script(), "state"],
+    }
+    times = time_commands(commands, args.runs, cwd=repo)
+    names = list(commands)
+    overhead = median(times[names[1]]) - median(times[names[0]])
+    ratio = overhead / median(times["git status"])
+    print(f"repository: {args.files} files, 100 modified, 100 untracked; {args.runs} runs\n")
+    print(markdown_table(times, baseline="git status"))
+    print(f"\nverify overhead over the bare command: {overhead * 1000:.1f} ms = "
+          f"{ratio:.2f} x git status (target <= {args.max_ratio})")
+    return 0 if ratio <= args.max_ratio else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
