@@ -77,7 +77,7 @@ class LedgerRead:
     tip: str | None
     events: list[RecordedEvent]
     problems: list[Problem]
-    lines: dict[str, str]
+    lines: dict[str, bytes]
 
 
 class LedgerView:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from gitcorrex.model.events import RecordedEvent
 
@@ -28,7 +29,7 @@ def replay(events: Iterable[RecordedEvent], *, session: str | None) -> Timeline:
     sorted by their bytes, which is not time order.
     """
     if session is None:
-        return Timeline(None, sorted(events, key=lambda e: (e.at, e.id)))
+        return Timeline(None, sorted(events, key=attrgetter("at", "id")))
     mine = [event for event in events if event.session == session]
     return Timeline(session, sorted(mine, key=_session_order))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ def replay(session: str | None, as_json: bool) -> int:
     from gitcorrex.model.events import session_object_oid
     from gitcorrex.replay import replay as fold
 
+    gc.disable()  # a short-lived process whose objects all live to the end: see parse_notes
     repo = discover_in_process(start_dir())
     if session is not None:
         ledger.check_session_id(session)
@@ -37,13 +39,15 @@ def replay(session: str | None, as_json: bool) -> int:
         read = ledger.read_all(repo)
     events = fold(read.events, session=session).events
     if as_json:
-        sys.stdout.write(_json_document(events, read))
+        sys.stdout.flush()
+        sys.stdout.buffer.write(_json_document(events, read))
+        sys.stdout.buffer.flush()
     else:
         _print_text(events, read)
     return 0
 
 
-def _json_document(events: list[RecordedEvent], read: LedgerRead) -> str:
+def _json_document(events: list[RecordedEvent], read: LedgerRead) -> bytes:
     """Each event is its stored canonical line, byte-exact, one per line (cheap to diff).
 
     Re-serializing 100,000 events would cost seconds; the stored line already is JSON.
@@ -51,12 +55,12 @@ def _json_document(events: list[RecordedEvent], read: LedgerRead) -> str:
     from gitcorrex.model.canonical import canonical_json
 
     lines = [read.lines[event.id] for event in events]
-    problems = [canonical_json(problem.as_dict()) for problem in read.problems]
-    return f'{{"events":[{_rows(lines)}],\n"problems":[{_rows(problems)}]}}\n'
+    problems = [canonical_json(problem.as_dict()).encode("ascii") for problem in read.problems]
+    return b'{"events":[%s],\n"problems":[%s]}\n' % (_rows(lines), _rows(problems))
 
 
-def _rows(items: list[str]) -> str:
-    return "\n" + ",\n".join(items) + "\n" if items else ""
+def _rows(items: list[bytes]) -> bytes:
+    return b"\n" + b",\n".join(items) + b"\n" if items else b""
 
 
 def _print_text(events: list[RecordedEvent], read: LedgerRead) -> None:
