@@ -78,7 +78,7 @@ def test_note_lines_are_canonical_and_what_git_shows(repo: Path) -> None:
     line = canonical_json(event.model_dump(mode="json"))
     assert shown == line + "\n"
     assert canonical_json(json.loads(shown)) == shown.rstrip("\n")
-    assert read_subject(open_repo(repo), tree).lines[event.id] == line.encode()
+    assert read_subject(open_repo(repo), tree).entries[0].line == line.encode()
 
 
 def test_the_same_fact_serializes_to_the_same_bytes(make_repo: Callable[..., Path]) -> None:
@@ -143,6 +143,29 @@ def test_unknown_version_is_reported_and_unknown_kind_kept(repo: Path) -> None:
         "unknown schema version v=2",
         "unknown kind 'from_the_future'",
     ]
+
+
+def test_a_line_failing_the_envelope_is_reported(repo: Path) -> None:
+    tree = head_tree(repo)
+    git(repo, "notes", "--ref", "correx", "add", "-m", '{"v":1,"kind":"x"}', tree)
+    (problem,) = read_subject(open_repo(repo), tree).problems
+    assert problem.reason.startswith("invalid envelope: ")
+    assert (problem.line, problem.excerpt) == (1, '{"v":1,"kind":"x"}')
+
+
+def test_entries_hold_the_stored_line_and_parse_to_the_event(repo: Path) -> None:
+    tree = head_tree(repo)
+    written = record(repo, draft(tree, "s1", exit_code=0), draft(tree, exit_code=1))
+    result = read_all(open_repo(repo))
+    assert [entry.event() for entry in result.entries] == result.events
+    assert sorted(result.events, key=lambda e: e.id) == sorted(written, key=lambda e: e.id)
+    for entry in result.entries:
+        assert entry.line == canonical_json(json.loads(entry.line)).encode()
+        assert (entry.at, entry.session, entry.kind) == (
+            entry.event().at,
+            entry.event().session,
+            KIND,
+        )
 
 
 def test_an_edited_line_is_reported(repo: Path) -> None:

@@ -210,3 +210,19 @@ def test_replay_is_identical_in_a_bare_clone_of_the_ledger_and_runs_nothing(
     assert text[0] == 0 and len(text[1].splitlines()) == 4 and "not json" in text[2]
     assert len(json.loads(full[1])["events"]) == 4
     assert [e["seq"] for e in json.loads(session[1])["events"]] == [1, 2, 3]
+
+
+def test_replay_outside_a_repository_is_a_usage_error(
+    tmp_path: Path, correx: Callable[..., CliResult]
+) -> None:
+    result = correx(tmp_path, "replay")
+    assert result.code == 2 and "not inside a git repository" in result.stderr, result
+
+
+def test_replay_of_a_ledger_ref_that_is_not_a_commit_is_unavailable(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    blob = git(repo, "hash-object", "-w", "--stdin", input=b"not a commit\n").strip()
+    git(repo, "update-ref", "refs/notes/correx", blob)
+    result = correx(repo, "replay")
+    assert result.code == 3 and "is not a commit" in result.stderr, result

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import gc
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
 from gitcorrex.cli.options import json_option, start_dir
 
 if TYPE_CHECKING:
-    from gitcorrex.ledger import LedgerRead
-    from gitcorrex.model.events import RecordedEvent
+    from gitcorrex.ledger import LedgerEntry, LedgerRead
 
 
 @click.command()
@@ -30,40 +28,46 @@ def replay(session: str | None, as_json: bool) -> int:
     from gitcorrex.model.events import session_object_oid
     from gitcorrex.replay import replay as fold
 
-    gc.disable()  # a short-lived process whose objects all live to the end: see parse_notes
     repo = discover_in_process(start_dir())
     if session is not None:
         ledger.check_session_id(session)
         read = ledger.read_subject(repo, session_object_oid(session))
     else:
         read = ledger.read_all(repo)
-    events = fold(read.events, session=session).events
+    entries = fold(read.entries, session=session).events
     if as_json:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(_json_document(events, read))
-        sys.stdout.buffer.flush()
+        _write_json(entries, read)
     else:
-        _print_text(events, read)
+        _print_text(entries, read)
     return 0
 
 
-def _json_document(events: list[RecordedEvent], read: LedgerRead) -> bytes:
+def _write_json(entries: list[LedgerEntry], read: LedgerRead) -> None:
     """Each event is its stored canonical line, byte-exact, one per line (cheap to diff).
 
     Re-serializing 100,000 events would cost seconds; the stored line already is JSON.
     """
     from gitcorrex.model.canonical import canonical_json
 
-    lines = [read.lines[event.id] for event in events]
     problems = [canonical_json(problem.as_dict()).encode("ascii") for problem in read.problems]
-    return b'{"events":[%s],\n"problems":[%s]}\n' % (_rows(lines), _rows(problems))
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    out.write(b'{"events":[')
+    _write_rows(out, [entry.line for entry in entries])
+    out.write(b'],\n"problems":[')
+    _write_rows(out, problems)
+    out.write(b"]}\n")
+    out.flush()
 
 
-def _rows(items: list[bytes]) -> bytes:
-    return b"\n" + b",\n".join(items) + b"\n" if items else b""
+def _write_rows(out: BinaryIO, rows: list[bytes]) -> None:
+    if rows:
+        out.write(b"\n")
+        out.write(b",\n".join(rows))
+        out.write(b"\n")
 
 
-def _print_text(events: list[RecordedEvent], read: LedgerRead) -> None:
+def _print_text(entries: list[LedgerEntry], read: LedgerRead) -> None:
     """One line per event on stdout; diagnostics (nothing recorded, problems) on stderr."""
     from gitcorrex.ledger import printable
     from gitcorrex.review.describe import describe_event
@@ -72,4 +76,4 @@ def _print_text(events: list[RecordedEvent], read: LedgerRead) -> None:
         click.echo(f"git correx: nothing recorded yet ({read.ref} does not exist)", err=True)
     for problem in read.problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
-    sys.stdout.write("".join(printable(describe_event(event)) + "\n" for event in events))
+    sys.stdout.write("".join(printable(describe_event(e.event())) + "\n" for e in entries))

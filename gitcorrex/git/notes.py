@@ -10,7 +10,7 @@ of thousands of files. Notes are found at any fanout git may have written (`<40h
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -124,20 +124,27 @@ def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | No
 
 
 def read_all_notes(repo: Repository, tip: str | None) -> list[tuple[str, bytes]]:
-    """Every (subject oid, note bytes) at `tip`, in one pass over the notes tree.
+    """Every (subject oid, note bytes) at `tip`, in one pass over the notes tree."""
+    return list(iter_all_notes(repo, tip))
+
+
+def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, bytes]]:
+    """Like `read_all_notes`, one note in memory at a time (a large ledger is 100+ MB).
 
     Objects are not re-hashed while read, as git itself does outside `git fsck`: hashing
     every note doubled the read time of a 100,000-event ledger.
     """
     if tip is None:
-        return []
-    found: dict[str, list[bytes]] = {}
+        return
+    handle = repo.libgit2()
+    found: dict[str, list[pygit2.Oid]] = {}
+    _walk_notes(_notes_tree(repo, tip), "", found)
     pygit2.settings.enable_strict_hash_verification(False)
     try:
-        _walk_notes(_notes_tree(repo, tip), "", found)
+        for subject, oids in found.items():
+            yield subject, _concat([_blob_bytes(handle, oid) for oid in oids])
     finally:
         pygit2.settings.enable_strict_hash_verification(True)
-    return [(subject, _concat(parts)) for subject, parts in found.items()]
 
 
 def commit_notes(
@@ -252,7 +259,7 @@ def _apply_edits(
     return builder.write(), len(builder)
 
 
-def _walk_notes(tree: pygit2.Tree, prefix: str, found: dict[str, list[bytes]]) -> None:
+def _walk_notes(tree: pygit2.Tree, prefix: str, found: dict[str, list[pygit2.Oid]]) -> None:
     """Depth first in tree order; names that are not hex (`anchors/`) are never entered."""
     for entry in tree:
         name = entry.name or ""
@@ -262,7 +269,7 @@ def _walk_notes(tree: pygit2.Tree, prefix: str, found: dict[str, list[bytes]]) -
         if isinstance(entry, pygit2.Tree) and len(name) == 2 and len(full) < 40:
             _walk_notes(entry, full, found)
         elif isinstance(entry, pygit2.Blob) and len(full) in _OID_LENGTHS:
-            found.setdefault(full, []).append(entry.data)
+            found.setdefault(full, []).append(entry.id)
 
 
 def _note_paths(tree: pygit2.Tree | None, subject: str, used: int) -> list[tuple[str, ...]]:
@@ -284,6 +291,12 @@ def _subtree(tree: pygit2.Tree | None, name: str) -> pygit2.Tree | None:
         return None
     entry: Any = tree[name]
     return entry if entry.type == ObjectType.TREE else None
+
+
+def _blob_bytes(handle: pygit2.Repository, oid: pygit2.Oid) -> bytes:
+    blob: Any = handle[oid]
+    data: bytes = blob.data
+    return data
 
 
 def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:

@@ -200,3 +200,12 @@ def test_missing_ledger_reads_as_nothing(repo: Path) -> None:
     assert notes.ledger_tip(handle, REF) is None
     assert notes.read_all_notes(handle, None) == []
     assert notes.read_note(handle, None, head_tree(repo)) is None
+
+
+def test_iterating_all_notes_equals_reading_them(repo: Path) -> None:
+    tree = head_tree(repo)
+    handle = open_repo(repo)
+    blob = notes.write_blob(handle, b"plan\n")
+    tip = commit(handle, {tree: b"a\n", blob: b"b\n"}, {tree: "tree", blob: "blob"})
+    assert list(notes.iter_all_notes(handle, tip)) == notes.read_all_notes(handle, tip)
+    assert sorted(notes.read_all_notes(handle, tip)) == sorted([(tree, b"a\n"), (blob, b"b\n")])
