@@ -81,28 +81,58 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         record, more = obs.evidence(command, outcome)
         records.append(record)
         anchors.update(more)
-    changed = changed_paths(obs.repo, baseline_tree(obs.repo, obs.request_session,
-                                                    obs.head_tree), before)
+    changed, omitted = _changed(obs, before)
     fields = VerificationFields(
-        expectation=obs.selection.expectation, result=result, reason=reason,
-        missing_path=run.missing_path, commands=records, writes=list(obs.selection.writes),
-        state_after=after, head_tree=obs.head_tree,
-        changed_paths=changed[:MAX_CHANGED_PATHS],
-        changed_paths_omitted=max(0, len(changed) - MAX_CHANGED_PATHS),
-        profile=obs.profile_oid, isolated=obs.isolated, reused_from=None)
-    event = obs.append(obs.draft(VERIFICATION_KIND, before, fields.model_dump(mode="json"),
-                                 anchors))
+        expectation=obs.selection.expectation,
+        result=result,
+        reason=reason,
+        missing_path=run.missing_path,
+        commands=records,
+        writes=list(obs.selection.writes),
+        state_after=after,
+        head_tree=obs.head_tree,
+        changed_paths=changed,
+        changed_paths_omitted=omitted,
+        profile=obs.profile_oid,
+        isolated=obs.isolated,
+        reused_from=None,
+    )
+    event = obs.append(
+        obs.draft(VERIFICATION_KIND, before, fields.model_dump(mode="json"), anchors)
+    )
     summary = summarize(obs.repo, fields, before)
-    return VerifyOutcome(obs.selection.expectation, before, event, setup_event, result,
-                         summary, None if result is Result.PASS else run.failing_output)
+    return VerifyOutcome(
+        obs.selection.expectation,
+        before,
+        event,
+        setup_event,
+        result,
+        summary,
+        None if result is Result.PASS else run.failing_output,
+    )
 
 
-def record_reuse(obs: Observation, state_key: str, cited: RecordedEvent,
-                 setup_event: RecordedEvent | None) -> VerifyOutcome:
-    """A new observation citing an earlier pass of the same tree and commands; runs nothing."""
-    fields = dict(cited.model_extra or {})
-    fields.update(reused_from=original_of(cited), writes=list(obs.selection.writes),
-                  isolated=obs.isolated, profile=obs.profile_oid, head_tree=obs.head_tree)
+def record_reuse(
+    obs: Observation, state_key: str, cited: RecordedEvent, setup_event: RecordedEvent | None
+) -> VerifyOutcome:
+    """A new observation citing an earlier pass of the same tree and commands; runs nothing.
+
+    The evidence (commands, outputs, result) is the cited run's; what this request asked
+    (expectation name, stage writes) and where it stands (HEAD, session baseline) are ours.
+    """
+    extra = cited.model_extra or {}
+    fields = {name: extra.get(name) for name in VerificationFields.model_fields}
+    changed, omitted = _changed(obs, state_key)
+    fields.update(
+        expectation=obs.selection.expectation,
+        reused_from=original_of(cited),
+        writes=list(obs.selection.writes),
+        isolated=obs.isolated,
+        profile=obs.profile_oid,
+        head_tree=obs.head_tree,
+        changed_paths=changed,
+        changed_paths_omitted=omitted,
+    )
     typed = VerificationFields.model_validate(fields)
     event = obs.append(obs.draft(VERIFICATION_KIND, state_key, typed.model_dump(mode="json"),
                                  {}))
@@ -110,6 +140,13 @@ def record_reuse(obs: Observation, state_key: str, cited: RecordedEvent,
               f"on {state_key[:12]}"
     return VerifyOutcome(obs.selection.expectation, state_key, event, setup_event,
                          Result.PASS, summary)
+
+
+def _changed(obs: Observation, state_key: str) -> tuple[list[str], int]:
+    """Paths (bounded) changed since HEAD or the session's latest pass, and how many omitted."""
+    baseline = baseline_tree(obs.repo, obs.request_session, obs.head_tree)
+    changed = changed_paths(obs.repo, baseline, state_key)
+    return changed[:MAX_CHANGED_PATHS], max(0, len(changed) - MAX_CHANGED_PATHS)
 
 
 def decide(run: CommandsRun, before: str, after: str) -> tuple[Result, Reason | None]:

@@ -84,11 +84,22 @@ def _pump(proc: subprocess.Popen[bytes], capture: OutputCapture,
                 _end_group(proc, drain=lambda: _drain(fd, capture, on_output))
                 return False
             wait = min(deadline - now, 0.1 if exited_at is None else LINGER_S)
-            if selector.select(timeout=max(wait, 0.0)) and not _read_into(fd, capture,
-                                                                        on_output):
-                proc.wait()
-                _end_group(proc)
-                return False
+            if selector.select(timeout=max(wait, 0.0)) and not _read_into(fd, capture, on_output):
+                return _await_exit(proc, deadline)
+
+
+def _await_exit(proc: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Output closed, but the command may still run: the deadline holds until it exits.
+
+    True when the deadline passed first; either way the group is ended afterwards.
+    """
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+    except subprocess.TimeoutExpired:
+        _end_group(proc)
+        return True
+    _end_group(proc)
+    return False
 
 
 def _read_into(fd: int, capture: OutputCapture,

@@ -70,5 +70,7 @@ def _unavailable(repo: Repository, fields: VerificationFields, state_key: str) -
 def _moved(repo: Repository, before: str, after: str | None) -> str:
     paths = changed_paths(repo, before, after) if after else []
     shown = ", ".join(paths[:SHOWN_PATHS]) + (" …" if len(paths) > SHOWN_PATHS else "")
-    return (f"the workspace changed while the commands ran ({shown}); a changed workspace "
-            "never counts as a pass: gitignore build outputs, or use --isolated")
+    return (
+        f"the workspace changed while the commands ran ({shown}); a changed workspace "
+        "never counts as a pass: list what the commands write in .gitignore"
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
 from gitcorrex.git.worktree import temporary_worktree
-from gitcorrex.model.events import Provenance
+from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.verify.observation import Observation, record_observation, record_reuse
@@ -39,41 +39,117 @@ class VerifyRequest:
     isolated: bool = False
 
 
-def verify_workspace(repo: Repository, request: VerifyRequest, *, env: Mapping[str, str],
-                     clock: Callable[[], datetime], provenance: Provenance,
-                     progress: VerifyProgress) -> VerifyOutcome:
-    """Run the selected expectation against the workspace's state key and record it."""
+@dataclass(frozen=True)
+class _Run:
+    """What every step of one verification needs besides the state key."""
+
+    obs: Observation
+    request: VerifyRequest
+    env: Mapping[str, str]
+    progress: VerifyProgress
+    output_cap: int
+
+
+def verify_workspace(
+    repo: Repository,
+    request: VerifyRequest,
+    *,
+    env: Mapping[str, str],
+    clock: Callable[[], datetime],
+    provenance: Provenance,
+    progress: VerifyProgress,
+) -> VerifyOutcome:
+    """Run the selected expectation against the workspace's state key and record it.
+
+    Everything that can refuse the request (profile, stage, expectation, session id) is
+    checked before any command runs, so a refusal never costs a test run.
+    """
     loaded = load_profile(repo.root)
     selection = select_expectation(loaded.profile, stage=request.stage, expect=request.expect)
-    obs = Observation(repo=repo, request_session=request.session, selection=selection,
-                      profile_oid=loaded.blob_oid, head_tree=head_tree(repo), clock=clock,
-                      provenance=provenance, isolated=request.isolated)
-    if not selection.commands:
-        state = compute_state(repo).state_key
-        return VerifyOutcome(selection.expectation, state, None, None, None,
-                             f"expectation {selection.expectation!r} has no commands: "
-                             "nothing verified, nothing recorded (no build claim)")
-    setup, setup_event = None, None
-    if selection.setup is not None:
-        unset = compute_state(repo).state_key
-        setup = run_setup(repo.root, selection, env=env, progress=progress,
-                          output_cap=loaded.profile.defaults.output_cap)
-        setup_event = obs.record_setup(unset, setup)
+    if request.session is not None:
+        ledger.check_session_id(request.session)
+    obs = Observation(
+        repo=repo,
+        request_session=request.session,
+        selection=selection,
+        profile_oid=loaded.blob_oid,
+        head_tree=head_tree(repo),
+        clock=clock,
+        provenance=provenance,
+        isolated=request.isolated,
+    )
+    run = _Run(obs, request, env, progress, loaded.profile.defaults.output_cap)
     before = compute_state(repo).state_key
-    if request.reuse:
-        reusable = find_reusable_pass(ledger.read_subject(repo, before).events,
-                                      state_key=before, commands=selection.commands)
-        if reusable is not None:
-            return record_reuse(obs, before, reusable, setup_event)
-    if setup is not None and not setup.passed:
-        return record_observation(obs, before, before, CommandsRun.not_run(
-            selection, Reason.SETUP_FAILED, None), setup_event)
+    if not selection.commands:
+        return VerifyOutcome(
+            selection.expectation,
+            before,
+            None,
+            None,
+            None,
+            f"expectation {selection.expectation!r} has no commands: "
+            "nothing verified, nothing recorded (no build claim)",
+        )
+    reused = _reuse(obs, before, None) if request.reuse else None
+    if reused is not None:
+        return reused
     with _workspace(repo, before, request.isolated) as (run_dir, run_repo):
-        commands = run_expectation(run_dir, selection, env={**env, "CORREX_STATE_KEY": before},
-                                   progress=progress,
-                                   output_cap=loaded.profile.defaults.output_cap)
-        after = compute_state(run_repo).state_key
-    return record_observation(obs, before, after, commands, setup_event)
+        return _verify_in(run, run_dir, run_repo, before)
+
+
+def _verify_in(run: _Run, run_dir: Path, run_repo: Repository, unset: str) -> VerifyOutcome:
+    """Setup (if any) then the commands, both in `run_dir`: setup prepares what is tested.
+
+    Setup is recorded on the state it ran on; the commands verify the state it left.
+    """
+    obs = run.obs
+    if obs.selection.setup is None:
+        return _run_commands(run, run_dir, run_repo, unset, None)
+    setup = run_setup(
+        run_dir, obs.selection, env=run.env, progress=run.progress, output_cap=run.output_cap
+    )
+    setup_event = obs.record_setup(unset, setup)
+    if not setup.passed:
+        not_run = CommandsRun.not_run(obs.selection, Reason.SETUP_FAILED, None)
+        recorded = record_observation(obs, unset, unset, not_run, setup_event)
+        return replace(recorded, failing_output=setup.outcome.output)
+    before = compute_state(run_repo).state_key
+    moved = run.request.reuse and before != unset
+    reused = _reuse(obs, before, setup_event) if moved else None
+    return reused or _run_commands(run, run_dir, run_repo, before, setup_event)
+
+
+def _run_commands(
+    run: _Run, run_dir: Path, run_repo: Repository, before: str,
+    setup_event: RecordedEvent | None,
+) -> VerifyOutcome:
+    """Run the expectation, then key the workspace it ran in again."""
+    commands = run_expectation(
+        run_dir,
+        run.obs.selection,
+        env={**run.env, "CORREX_STATE_KEY": before},
+        progress=run.progress,
+        output_cap=run.output_cap,
+    )
+    after = compute_state(run_repo).state_key
+    return record_observation(run.obs, before, after, commands, setup_event)
+
+
+def _reuse(
+    obs: Observation, state_key: str, setup_event: RecordedEvent | None
+) -> VerifyOutcome | None:
+    """Record a citation of an earlier pass of this tree and commands; None when there is none.
+
+    Checked before setup runs too: `--reuse` promises that nothing runs when a pass exists.
+    """
+    reusable = find_reusable_pass(
+        ledger.read_subject(obs.repo, state_key).events,
+        state_key=state_key,
+        commands=obs.selection.commands,
+    )
+    if reusable is None:
+        return None
+    return record_reuse(obs, state_key, reusable, setup_event)
 
 
 @contextmanager
