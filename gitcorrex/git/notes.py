@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -75,14 +76,31 @@ def ensure_merge_strategy(repo: Repository, ref: str) -> None:
     if _config_value(repo, key) is not None:
         return
     try:
-        repo.libgit2().config[key] = "cat_sort_uniq"
+        _shared_handle(repo).config[key] = "cat_sort_uniq"
     except (pygit2.GitError, OSError):
         return
 
 
+def _shared_handle(repo: Repository) -> pygit2.Repository:
+    """The repository opened at its common dir, where shared refs and objects live.
+
+    Notes refs are shared by every worktree. libgit2 1.9 opened on a linked worktree creates
+    a shared ref with force=False without seeing that it already exists, so two first
+    records (one from a worktree) silently overwrote each other; opened here it refuses.
+    """
+    if repo.common_dir == repo.git_dir:
+        return repo.libgit2()
+    return _open_shared(str(repo.common_dir))
+
+
+@lru_cache(maxsize=8)
+def _open_shared(path: str) -> pygit2.Repository:
+    return pygit2.Repository(path)
+
+
 def ledger_tip(repo: Repository, ref: str) -> str | None:
     """The commit the notes ref points at, or None when nothing was recorded yet."""
-    found = repo.libgit2().references.get(ref)
+    found = _shared_handle(repo).references.get(ref)
     return None if found is None else str(found.resolve().target)
 
 
@@ -93,13 +111,13 @@ def ref_lock_path(repo: Repository, ref: str) -> Path:
 
 def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob and return its oid (idempotent)."""
-    return str(repo.libgit2().create_blob(data))
+    return str(_shared_handle(repo).create_blob(data))
 
 
 def object_type(repo: Repository, oid: str) -> str | None:
     """The object's type ("tree", "blob", "commit", "tag"); None when it is not stored."""
     try:
-        kind, _ = repo.libgit2().odb.read_header(oid)
+        kind, _ = _shared_handle(repo).odb.read_header(oid)
     except (KeyError, ValueError, pygit2.GitError):
         return None
     return {
@@ -136,7 +154,7 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
     """
     if tip is None:
         return
-    handle = repo.libgit2()
+    handle = _shared_handle(repo)
     found: dict[str, list[pygit2.Oid]] = {}
     _walk_notes(_notes_tree(repo, tip), "", found)
     pygit2.settings.enable_strict_hash_verification(False)
@@ -164,7 +182,7 @@ def commit_notes(
     first or holds the lock: the caller re-reads and retries. A crash leaves the ref at
     the old or the new commit, never in between.
     """
-    handle = repo.libgit2()
+    handle = _shared_handle(repo)
     root = _notes_tree(repo, expected_tip) if expected_tip else None
     edits = {**_note_edits(handle, root, appends), **_anchor_edits(root, anchors)}
     tree_id, _ = _apply_edits(handle, root, edits)
@@ -308,7 +326,7 @@ def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:
 
 
 def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
-    commit = repo.libgit2().get(tip)
+    commit = _shared_handle(repo).get(tip)
     if not isinstance(commit, pygit2.Commit):
         raise UnavailableError(
             f"ledger tip {tip} is not a commit in {repo.git_dir}",
@@ -343,7 +361,7 @@ def _config_value(repo: Repository, key: str) -> str | None:
     if cached is not None and cached[0] == stamp:
         return cached[1]
     try:
-        value: str | None = str(repo.libgit2().config[key])
+        value: str | None = str(_shared_handle(repo).config[key])
     except KeyError:
         value = None
     _CONFIG_CACHE[cache_key] = (stamp, value)

@@ -69,6 +69,46 @@ def state_key(repo: Repository) -> str:
     return _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=repo.root)
 
 
+class StateProbe:
+    """Measure one workspace twice (before and after commands run) on one private index.
+
+    The second measurement reuses the refreshed private index of the first, so git only
+    re-hashes what changed in between (on 50,000 files: no second index copy, and a
+    write-tree served by the cache-tree). It equals a fresh computation unless ignore rules
+    outside the tree (`.git/info/exclude`, `core.excludesFile`) changed in between to
+    ignore a file that was untracked before — the files themselves did not change then.
+    """
+
+    def __init__(self, repo: Repository) -> None:
+        self._root = repo.root
+        self._temp = _reserve_temp_index(repo.git_dir)
+        self._head = _in_background(head_tree_oid, self._root)
+        try:
+            _copy_index(repo.index_file, Path(self._temp))
+        except BaseException:
+            self.close()
+            raise
+
+    def measure(self) -> WorkspaceState:
+        """The workspace's state now; HEAD is read once, when the probe starts."""
+        env = {"GIT_INDEX_FILE": self._temp}
+        _add_all(self._root, env)
+        key = run_git(["write-tree"], cwd=self._root, env=env).stdout.decode("ascii").strip()
+        head_tree = self._head()
+        baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
+        return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
+
+    def close(self) -> None:
+        """Delete the private index (and a lock git may have left)."""
+        _remove_temp_index(self._temp)
+
+    def __enter__(self) -> StateProbe:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def head_tree_oid(root: Path) -> str | None:
     """HEAD's tree as hex; None when HEAD is unborn (no commit yet)."""
     args = ["rev-parse", "-q", "--verify", "HEAD^{tree}"]
@@ -89,10 +129,14 @@ def _write_workspace_tree(index_file: Path, *, git_dir: Path, root: Path) -> str
         _add_all(root, env)
         out = run_git(["write-tree"], cwd=root, env=env).stdout
     finally:
-        for path in (temp, temp + ".lock"):
-            with suppress(FileNotFoundError):
-                os.unlink(path)
+        _remove_temp_index(temp)
     return out.decode("ascii").strip()
+
+
+def _remove_temp_index(temp: str) -> None:
+    for path in (temp, temp + ".lock"):
+        with suppress(FileNotFoundError):
+            os.unlink(path)
 
 
 def _reserve_temp_index(git_dir: Path) -> str:

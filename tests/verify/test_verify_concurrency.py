@@ -103,10 +103,6 @@ def test_concurrent_verifications_lose_nothing_and_keep_seqs_dense(repo: Path) -
         assert sorted(numbers) == list(range(1, per_session + 1)), session
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "gitcorrex/git/notes.py _swap_ref creates the ref with libgit2 "
-    "create_reference_direct(force=False), which from a linked worktree (libgit2 1.9) "
-    "overwrites an existing shared ref: concurrent first records are lost"))
 def test_a_first_record_from_a_worktree_keeps_a_concurrent_first_record(
         repo: Path, tmp_path: Path) -> None:
     """Deterministic form of the empty-ledger race: a worktree reads "no ledger yet", then
