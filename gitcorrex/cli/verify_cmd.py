@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from gitcorrex.verify.outcome import VerifyOutcome
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 
@@ -26,29 +30,38 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
 
     Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
     """
-    from gitcorrex.cli.progress import TerminalProgress, write_verbatim
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.provenance import current_provenance
-    from gitcorrex.verify.outcome import SilentProgress
-    from gitcorrex.verify.usecase import VerifyRequest, verify_workspace
+    from gitcorrex.git.state import StateProbe
 
     repo = discover_with_git(start_dir())
-    request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
-                            isolated=isolated)
-    streaming = not quiet and not as_json
-    outcome = verify_workspace(
-        repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
-        provenance=current_provenance(repo),
-        progress=TerminalProgress() if streaming else SilentProgress())
+    # git keys the workspace while the heavy modules below load (~150 ms each, overlapped).
+    with StateProbe(repo).begin() as probe:
+        from gitcorrex.cli.progress import TerminalProgress, write_verbatim
+        from gitcorrex.provenance import current_provenance
+        from gitcorrex.verify.outcome import SilentProgress
+        from gitcorrex.verify.usecase import VerifyRequest, verify_workspace
+
+        request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
+                                isolated=isolated)
+        streaming = not quiet and not as_json
+        outcome = verify_workspace(
+            repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
+            provenance=current_provenance(repo), probe=probe,
+            progress=TerminalProgress() if streaming else SilentProgress())
     if outcome.failing_output is not None and not streaming:
         write_verbatim(outcome.failing_output)
     if as_json:
-        emit_json({"result": outcome.result.value if outcome.result else None,
-                   "expectation": outcome.expectation, "state_key": outcome.state_key,
-                   "summary": outcome.summary,
-                   "event": outcome.event.model_dump(mode="json") if outcome.event else None,
-                   "setup_event": outcome.setup_event.model_dump(mode="json")
-                   if outcome.setup_event else None})
+        emit_json(outcome_document(outcome))
     else:
         click.echo(outcome.summary)
     return outcome.exit_code
+
+
+def outcome_document(outcome: VerifyOutcome) -> dict[str, object]:
+    """The `--json` result: verdict, summary, and the recorded event(s) in full."""
+    return {"result": outcome.result.value if outcome.result else None,
+            "expectation": outcome.expectation, "state_key": outcome.state_key,
+            "summary": outcome.summary,
+            "event": outcome.event.model_dump(mode="json") if outcome.event else None,
+            "setup_event": outcome.setup_event.model_dump(mode="json")
+            if outcome.setup_event else None}

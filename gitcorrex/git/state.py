@@ -30,6 +30,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from gitcorrex.errors import GitCommandError, UnavailableError
 from gitcorrex.git.process import decode_path, run_git
@@ -38,6 +39,7 @@ from gitcorrex.git.repository import Repository
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 TEMP_INDEX_PREFIX = "correx-index-"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class StateProbe:
     def __init__(self, repo: Repository) -> None:
         self._root = repo.root
         self._temp = _reserve_temp_index(repo.git_dir)
+        self._pending: Callable[[], WorkspaceState] | None = None
         self._head = _in_background(head_tree_oid, self._root)
         try:
             _copy_index(repo.index_file, Path(self._temp))
@@ -89,8 +92,20 @@ class StateProbe:
             self.close()
             raise
 
+    def begin(self) -> StateProbe:
+        """Start the next measurement on a thread: git scans the work tree while the caller
+        loads what it needs (verify's imports and profile take about as long as the scan)."""
+        self._pending = _in_background(lambda _root: self._measure_now(), self._root)
+        return self
+
     def measure(self) -> WorkspaceState:
-        """The workspace's state now; HEAD is read once, when the probe starts."""
+        """The workspace's state now (or when `begin` was called); HEAD is read once."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            return pending()
+        return self._measure_now()
+
+    def _measure_now(self) -> WorkspaceState:
         env = {"GIT_INDEX_FILE": self._temp}
         _add_all(self._root, env)
         key = run_git(["write-tree"], cwd=self._root, env=env).stdout.decode("ascii").strip()
@@ -99,7 +114,11 @@ class StateProbe:
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
 
     def close(self) -> None:
-        """Delete the private index (and a lock git may have left)."""
+        """Wait for a measurement still running, then delete the private index (and lock)."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            with suppress(Exception):
+                pending()
         _remove_temp_index(self._temp)
 
     def __enter__(self) -> StateProbe:
@@ -174,12 +193,12 @@ def _copy_index(source: Path, target: Path) -> None:
         target.unlink()
 
 
-def _in_background(func: Callable[[Path], str | None], arg: Path) -> Callable[[], str | None]:
+def _in_background(func: Callable[[Path], T], arg: Path) -> Callable[[], T]:
     """Start `func(arg)` on a thread and return a waiter that gives its result or re-raises.
 
     Reading HEAD overlaps `git add -A` (measured ~4 ms saved per call on 50,000 files).
     """
-    outcome: list[tuple[str | None, BaseException | None]] = []
+    outcome: list[tuple[T | None, BaseException | None]] = []
 
     def target() -> None:
         try:
@@ -190,11 +209,11 @@ def _in_background(func: Callable[[Path], str | None], arg: Path) -> Callable[[]
     thread = threading.Thread(target=target, name="correx-head-tree", daemon=True)
     thread.start()
 
-    def wait() -> str | None:
+    def wait() -> T:
         thread.join()
         value, error = outcome[0]
         if error is not None:
             raise error
-        return value
+        return value  # type: ignore[return-value]
 
     return wait

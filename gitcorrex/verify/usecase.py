@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository, discover_with_git
-from gitcorrex.git.state import compute_state
+from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
 from gitcorrex.git.worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
@@ -58,11 +58,13 @@ def verify_workspace(
     clock: Callable[[], datetime],
     provenance: Provenance,
     progress: VerifyProgress,
+    probe: StateProbe | None = None,
 ) -> VerifyOutcome:
     """Run the selected expectation against the workspace's state key and record it.
 
     Everything that can refuse the request (profile, stage, expectation, session id) is
-    checked before any command runs, so a refusal never costs a test run.
+    checked before any command runs, so a refusal never costs a test run. `probe` (owned
+    by the caller) may already be measuring the workspace; see `StateProbe.begin`.
     """
     loaded = load_profile(repo.root)
     selection = select_expectation(loaded.profile, stage=request.stage, expect=request.expect)
@@ -79,7 +81,16 @@ def verify_workspace(
         isolated=request.isolated,
     )
     run = _Run(obs, request, env, progress, loaded.profile.defaults.output_cap)
-    before = compute_state(repo).state_key
+    if probe is not None:
+        return _verify_state(run, probe)
+    with StateProbe(repo) as own_probe:
+        return _verify_state(run, own_probe)
+
+
+def _verify_state(run: _Run, probe: StateProbe) -> VerifyOutcome:
+    """From the state key on: nothing to claim, a reusable pass, or a run of the commands."""
+    obs, request, selection = run.obs, run.request, run.obs.selection
+    before = probe.measure().state_key
     if not selection.commands:
         return VerifyOutcome(
             selection.expectation,
@@ -93,18 +104,18 @@ def verify_workspace(
     reused = _reuse(obs, before, None) if request.reuse else None
     if reused is not None:
         return reused
-    with _workspace(repo, before, request.isolated) as (run_dir, run_repo):
-        return _verify_in(run, run_dir, run_repo, before)
+    with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
+        return _verify_in(run, run_dir, run_probe, before)
 
 
-def _verify_in(run: _Run, run_dir: Path, run_repo: Repository, unset: str) -> VerifyOutcome:
+def _verify_in(run: _Run, run_dir: Path, run_probe: StateProbe, unset: str) -> VerifyOutcome:
     """Setup (if any) then the commands, both in `run_dir`: setup prepares what is tested.
 
     Setup is recorded on the state it ran on; the commands verify the state it left.
     """
     obs = run.obs
     if obs.selection.setup is None:
-        return _run_commands(run, run_dir, run_repo, unset, None)
+        return _run_commands(run, run_dir, run_probe, unset, None)
     setup = run_setup(
         run_dir, obs.selection, env=run.env, progress=run.progress, output_cap=run.output_cap
     )
@@ -113,14 +124,14 @@ def _verify_in(run: _Run, run_dir: Path, run_repo: Repository, unset: str) -> Ve
         not_run = CommandsRun.not_run(obs.selection, Reason.SETUP_FAILED, None)
         recorded = record_observation(obs, unset, unset, not_run, setup_event)
         return replace(recorded, failing_output=setup.outcome.output)
-    before = compute_state(run_repo).state_key
+    before = run_probe.measure().state_key
     moved = run.request.reuse and before != unset
     reused = _reuse(obs, before, setup_event) if moved else None
-    return reused or _run_commands(run, run_dir, run_repo, before, setup_event)
+    return reused or _run_commands(run, run_dir, run_probe, before, setup_event)
 
 
 def _run_commands(
-    run: _Run, run_dir: Path, run_repo: Repository, before: str,
+    run: _Run, run_dir: Path, run_probe: StateProbe, before: str,
     setup_event: RecordedEvent | None,
 ) -> VerifyOutcome:
     """Run the expectation, then key the workspace it ran in again."""
@@ -131,7 +142,7 @@ def _run_commands(
         progress=run.progress,
         output_cap=run.output_cap,
     )
-    after = compute_state(run_repo).state_key
+    after = run_probe.measure().state_key
     return record_observation(run.obs, before, after, commands, setup_event)
 
 
@@ -153,14 +164,16 @@ def _reuse(
 
 
 @contextmanager
-def _workspace(repo: Repository, state_key: str,
-               isolated: bool) -> Iterator[tuple[Path, Repository]]:
-    """Where commands run: the work tree itself, or a throwaway worktree of the state tree."""
+def _workspace(repo: Repository, state_key: str, isolated: bool,
+               probe: StateProbe) -> Iterator[tuple[Path, StateProbe]]:
+    """Where commands run, and the probe that keys it: the work tree itself, or a
+    throwaway worktree of exactly the state tree."""
     if not isolated:
-        yield repo.root, repo
+        yield repo.root, probe
         return
-    with temporary_worktree(repo, state_key) as path:
-        yield path, discover_with_git(path)
+    with temporary_worktree(repo, state_key) as path, \
+            StateProbe(discover_with_git(path)) as isolated_probe:
+        yield path, isolated_probe
 
 
 __all__ = ["Result", "Selection", "VerifyRequest", "verify_workspace"]
