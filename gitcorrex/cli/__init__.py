@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from gitcorrex.cli.root import run
-
 
 def main(argv: list[str] | None = None) -> None:
     """The only place that exits the process."""
-    sys.exit(run(argv))
+    from gitcorrex.cli.fast import run_fast
+
+    code = run_fast(sys.argv[1:] if argv is None else argv)
+    if code is None:
+        from gitcorrex.cli.root import run
+
+        code = run(argv)
+    sys.exit(code)

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
 import click
 
 
@@ -13,6 +9,10 @@ import click
 @click.option("--keep", is_flag=True, help="Keep the demo repository and print its path.")
 def demo(keep: bool) -> int:
     """Create a small project, verify it failing then passing, then `show` and `replay`."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
     from gitcorrex.demo.script import run_demo
 
     workdir = Path(tempfile.mkdtemp(prefix="correx-demo-"))

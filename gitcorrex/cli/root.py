@@ -7,11 +7,11 @@ Command modules import their use-cases inside the command body: pydantic and pyg
 from __future__ import annotations
 
 import sys
-import traceback
 
 import click
 
 from gitcorrex import __version__
+from gitcorrex.cli.fast import error_text
 from gitcorrex.errors import CorrexError, ExitCode
 
 
@@ -45,6 +45,8 @@ def run(argv: list[str] | None) -> int:
     except BrokenPipeError:
         return ExitCode.OK
     except Exception:
+        import traceback
+
         traceback.print_exc()
         click.echo("git correx: internal error (a bug); please report the traceback above",
                    err=True)
@@ -54,9 +56,7 @@ def run(argv: list[str] | None) -> int:
 
 def report_error(exc: CorrexError) -> None:
     """One line for what went wrong, one for what to do."""
-    click.echo(f"git correx: error: {exc.message}", err=True)
-    if exc.hint:
-        click.echo(f"  hint: {exc.hint}", err=True)
+    click.echo(error_text(exc), err=True, nl=False)
 
 
 def _register_commands() -> None:

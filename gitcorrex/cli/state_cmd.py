@@ -1,10 +1,11 @@
-"""`git correx state`: the workspace's state key."""
+"""`git correx state`: the workspace's state key (usually served by cli/fast.py)."""
 
 from __future__ import annotations
 
 import click
 
-from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.cli.fast import state_text
+from gitcorrex.cli.options import json_option, start_dir
 
 
 @click.command()
@@ -13,14 +14,7 @@ def state(as_json: bool) -> int:
     """Print the state key: the tree `git add -A && git write-tree` would record.
 
     Computed through a throwaway index; your index, HEAD and files are not touched.
+    JSON: {"state_key", "head_tree", "dirty"}.
     """
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import compute_state
-
-    result = compute_state(discover_with_git(start_dir()))
-    if as_json:
-        emit_json({"state_key": result.state_key, "head_tree": result.head_tree,
-                   "dirty": result.dirty})
-    else:
-        click.echo(result.state_key)
+    click.echo(state_text(start_dir(), as_json=as_json), nl=False)
     return 0

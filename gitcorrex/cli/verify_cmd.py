@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import click
@@ -30,6 +28,9 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
 
     Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
     """
+    import os
+    from datetime import datetime, timezone
+
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.git.state import StateProbe
 
