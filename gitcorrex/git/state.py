@@ -75,16 +75,18 @@ class StateProbe:
     """Measure one workspace twice (before and after commands run) on one private index.
 
     The second measurement reuses the refreshed private index of the first, so git only
-    re-hashes what changed in between (on 50,000 files: no second index copy, and a
-    write-tree served by the cache-tree). It equals a fresh computation unless ignore rules
-    outside the tree (`.git/info/exclude`, `core.excludesFile`) changed in between to
-    ignore a file that was untracked before — the files themselves did not change then.
+    re-hashes what changed in between (on 50,000 files: no second index copy, and no
+    write-tree at all when `git add -A` found nothing to change). It equals a fresh
+    computation unless ignore rules outside the tree (`.git/info/exclude`,
+    `core.excludesFile`) changed in between to ignore a file that was untracked before —
+    and then the files themselves did not change.
     """
 
     def __init__(self, repo: Repository) -> None:
         self._root = repo.root
         self._temp = _reserve_temp_index(repo.git_dir)
         self._pending: Callable[[], WorkspaceState] | None = None
+        self._last: tuple[tuple[int, int, int], str] | None = None
         self._head = _in_background(head_tree_oid, self._root)
         try:
             _copy_index(repo.index_file, Path(self._temp))
@@ -108,7 +110,13 @@ class StateProbe:
     def _measure_now(self) -> WorkspaceState:
         env = {"GIT_INDEX_FILE": self._temp}
         _add_all(self._root, env)
-        key = run_git(["write-tree"], cwd=self._root, env=env).stdout.decode("ascii").strip()
+        stamp = _file_stamp(self._temp)
+        if self._last is not None and stamp == self._last[0]:
+            key = self._last[1]  # git left the index unwritten: nothing changed since
+        else:
+            key = run_git(["write-tree"], cwd=self._root, env=env).stdout
+            key = key.decode("ascii").strip()
+            self._last = (_file_stamp(self._temp), key)
         head_tree = self._head()
         baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
@@ -126,6 +134,13 @@ class StateProbe:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _file_stamp(path: str) -> tuple[int, int, int]:
+    """Inode, size and mtime: git rewrites the index through a new file when it changes
+    anything (SKIP_IF_UNCHANGED otherwise), so an equal stamp means identical content."""
+    info = os.stat(path)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def head_tree_oid(root: Path) -> str | None:

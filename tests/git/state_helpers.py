@@ -35,7 +35,9 @@ def reference_key(top: Path, index: Path | None = None) -> str:
     try:
         copy = scratch / "index"
         if index.exists():
-            shutil.copyfile(index, copy)  # what `cp` does: bytes only, a fresh mtime
+            # `cp -p`: with a fresh mtime, an edit made in the same second as the index
+            # write would be hidden from git (see state.py); otherwise the same as `cp`.
+            shutil.copy2(index, copy)
         env = {"GIT_INDEX_FILE": str(copy)}
         git(top, "add", "-A", env=env)
         return git(top, "write-tree", env=env).strip()
