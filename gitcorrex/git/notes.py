@@ -9,9 +9,7 @@ of thousands of files. Notes are found at any fanout git may have written (`<40h
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +17,7 @@ import pygit2
 from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import ConfigError, UnavailableError
+from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 
 DEFAULT_REF = "refs/notes/correx"
@@ -28,12 +27,9 @@ _HEX = frozenset("0123456789abcdef")
 _OID_LENGTHS = (40, 64)
 _ANCHOR_MODES = {"tree": FileMode.TREE, "blob": FileMode.BLOB}
 Edits = dict[tuple[str, ...], "tuple[pygit2.Oid, int] | None"]
-_CONFIG_CACHE: dict[tuple[str, str], tuple[tuple[int, int, int], str | None]] = {}
-
-
 def ledger_ref(repo: Repository) -> str:
     """`git config correx.ref`, expanded like `git notes --ref` does; default refs/notes/correx."""
-    value = _config_value(repo, "correx.ref")
+    value = config_value(repo, "correx.ref")
     if not value:
         return DEFAULT_REF
     if value.startswith("refs/notes/"):
@@ -52,7 +48,7 @@ def ledger_ref(repo: Repository) -> str:
 
 def git_identity(repo: Repository) -> tuple[str | None, str | None]:
     """user.name and user.email from git config; None for whichever is unset."""
-    return _config_value(repo, "user.name"), _config_value(repo, "user.email")
+    return config_value(repo, "user.name"), config_value(repo, "user.email")
 
 
 def commit_identity(repo: Repository) -> tuple[str, str]:
@@ -73,34 +69,17 @@ def ensure_merge_strategy(repo: Repository, ref: str) -> None:
     the next append checks again, so a locked config is not an error.
     """
     key = f"notes.{ref.removeprefix('refs/notes/')}.mergeStrategy"
-    if _config_value(repo, key) is not None:
+    if config_value(repo, key) is not None:
         return
     try:
-        _shared_handle(repo).config[key] = "cat_sort_uniq"
+        repo.shared_libgit2().config[key] = "cat_sort_uniq"
     except (pygit2.GitError, OSError):
         return
 
 
-def _shared_handle(repo: Repository) -> pygit2.Repository:
-    """The repository opened at its common dir, where shared refs and objects live.
-
-    Notes refs are shared by every worktree. libgit2 1.9 opened on a linked worktree creates
-    a shared ref with force=False without seeing that it already exists, so two first
-    records (one from a worktree) silently overwrote each other; opened here it refuses.
-    """
-    if repo.common_dir == repo.git_dir:
-        return repo.libgit2()
-    return _open_shared(str(repo.common_dir))
-
-
-@lru_cache(maxsize=8)
-def _open_shared(path: str) -> pygit2.Repository:
-    return pygit2.Repository(path)
-
-
 def ledger_tip(repo: Repository, ref: str) -> str | None:
     """The commit the notes ref points at, or None when nothing was recorded yet."""
-    found = _shared_handle(repo).references.get(ref)
+    found = repo.shared_libgit2().references.get(ref)
     return None if found is None else str(found.resolve().target)
 
 
@@ -111,13 +90,13 @@ def ref_lock_path(repo: Repository, ref: str) -> Path:
 
 def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob and return its oid (idempotent)."""
-    return str(_shared_handle(repo).create_blob(data))
+    return str(repo.shared_libgit2().create_blob(data))
 
 
 def object_type(repo: Repository, oid: str) -> str | None:
     """The object's type ("tree", "blob", "commit", "tag"); None when it is not stored."""
     try:
-        kind, _ = _shared_handle(repo).odb.read_header(oid)
+        kind, _ = repo.shared_libgit2().odb.read_header(oid)
     except (KeyError, ValueError, pygit2.GitError):
         return None
     return {
@@ -154,7 +133,7 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
     """
     if tip is None:
         return
-    handle = _shared_handle(repo)
+    handle = repo.shared_libgit2()
     found: dict[str, list[pygit2.Oid]] = {}
     _walk_notes(_notes_tree(repo, tip), "", found)
     pygit2.settings.enable_strict_hash_verification(False)
@@ -182,7 +161,7 @@ def commit_notes(
     first or holds the lock: the caller re-reads and retries. A crash leaves the ref at
     the old or the new commit, never in between.
     """
-    handle = _shared_handle(repo)
+    handle = repo.shared_libgit2()
     root = _notes_tree(repo, expected_tip) if expected_tip else None
     edits = {**_note_edits(handle, root, appends), **_anchor_edits(root, anchors)}
     tree_id, _ = _apply_edits(handle, root, edits)
@@ -326,7 +305,7 @@ def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:
 
 
 def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
-    commit = _shared_handle(repo).get(tip)
+    commit = repo.shared_libgit2().get(tip)
     if not isinstance(commit, pygit2.Commit):
         raise UnavailableError(
             f"ledger tip {tip} is not a commit in {repo.git_dir}",
@@ -347,30 +326,3 @@ def _concat(parts: list[bytes]) -> bytes:
 
 def _is_hex(name: str) -> bool:
     return bool(name) and _HEX.issuperset(name)
-
-
-def _config_value(repo: Repository, key: str) -> str | None:
-    """One config value, cached until the repository's config file is replaced.
-
-    pygit2 spends ~80 µs per lookup and an append needs four, a third of its cost. git and
-    libgit2 rewrite the file through a lock and a rename, so a new inode means a change.
-    """
-    stamp = _config_stamp(repo)
-    cache_key = (str(repo.common_dir), key)
-    cached = _CONFIG_CACHE.get(cache_key)
-    if cached is not None and cached[0] == stamp:
-        return cached[1]
-    try:
-        value: str | None = str(_shared_handle(repo).config[key])
-    except KeyError:
-        value = None
-    _CONFIG_CACHE[cache_key] = (stamp, value)
-    return value
-
-
-def _config_stamp(repo: Repository) -> tuple[int, int, int]:
-    try:
-        info = os.stat(os.path.join(repo.common_dir, "config"))
-    except OSError:
-        return (0, 0, 0)
-    return (info.st_ino, info.st_mtime_ns, info.st_size)

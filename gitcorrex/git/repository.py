@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,26 @@ class Repository:
             self._handle.append(pygit2.Repository(str(self.git_dir)))
         handle: pygit2.Repository = self._handle[0]
         return handle
+
+
+    def shared_libgit2(self) -> pygit2.Repository:
+        """The repository opened at its common dir, where shared refs and objects live.
+
+        Notes refs are shared by every worktree. libgit2 1.9 opened on a linked worktree
+        creates a shared ref with force=False without seeing that it already exists, so two
+        first records (one from a worktree) silently overwrote each other; opened at the
+        common dir it refuses as it should.
+        """
+        if self.common_dir == self.git_dir:
+            return self.libgit2()
+        return _open_shared(str(self.common_dir))
+
+
+@lru_cache(maxsize=8)
+def _open_shared(path: str) -> pygit2.Repository:
+    import pygit2
+
+    return pygit2.Repository(path)
 
 
 def discover_with_git(start: Path) -> Repository:

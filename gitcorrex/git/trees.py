@@ -65,3 +65,16 @@ def _tree_type() -> type[pygit2.Tree]:
     import pygit2
 
     return pygit2.Tree
+
+
+def read_blob_at(repo: Repository, tree: str, path: str) -> bytes | None:
+    """The bytes of `path` in `tree`; None when the tree has no blob there."""
+    import pygit2
+
+    handle = repo.libgit2()
+    try:
+        entry = handle[tree].peel(pygit2.Tree)[path]
+    except KeyError:
+        return None
+    obj = handle[entry.id]
+    return obj.data if isinstance(obj, pygit2.Blob) else None

@@ -1,0 +1,55 @@
+"""Kind-specific fields of `tool_call_assessed`: one verdict on one attempted write or read.
+
+Recorded by the pre-commit hook (a commit's paths), `git correx assess` (an agent's tool call
+before it happens) and `git correx check` (a CI range); BLOCKs always, ALLOWs on request.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+ASSESSMENT_KIND = "tool_call_assessed"
+
+
+class Verdict(str, Enum):
+    ALLOW = "ALLOW"
+    BLOCK = "BLOCK"
+
+
+class Rule(str, Enum):
+    """Which rule decided; ALLOW when none objected."""
+
+    ALLOW = "ALLOW"
+    PATH_OUTSIDE_MANIFEST = "PATH_OUTSIDE_MANIFEST"
+    PATH_OUTSIDE_WORKSPACE = "PATH_OUTSIDE_WORKSPACE"
+    PATH_NOT_CANONICAL = "PATH_NOT_CANONICAL"
+    REFERENCE_EXISTS = "REFERENCE_EXISTS"
+
+
+class PathVerdict(BaseModel):
+    """One path: what was attempted on it and what was decided."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    change: str
+    rule: Rule
+    detail: str
+
+
+class AssessmentFields(BaseModel):
+    """`origin`: pre-commit, pre-merge-commit, pre-push, assess, or check."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    origin: str
+    action: str
+    verdict: Verdict
+    rule: Rule
+    manifest_source: str
+    manifest: list[str]
+    paths: list[PathVerdict]
+    paths_omitted: int
+    commit: str | None
