@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from common import make_large_repo, markdown_table, median, time_commands
+from common import (
+    correx_script,
+    make_large_repo,
+    markdown_table,
+    median,
+    standard_args,
+    time_commands,
+)
 
 BASELINE = "git pipeline (cp + add -A + write-tree)"
 CORREX = "git-correx state"
@@ -32,21 +38,11 @@ PIPELINE = (
 
 
 def correx_command() -> list[str]:
-    """The console script pip installed next to this interpreter (a PATH lookup may find
-    a version-manager shim such as pyenv's, which adds its own start-up); else `-m`."""
-    beside = Path(sys.executable).parent / "git-correx"
-    script = str(beside) if beside.exists() else shutil.which("git-correx")
-    return [script, "state"] if script else [sys.executable, "-m", "gitcorrex", "state"]
+    return [*correx_script(), "state"]
 
 
 def parse_args() -> argparse.Namespace:
-    here = Path(__file__).resolve().parent
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--files", type=int, default=50_000)
-    parser.add_argument("--workdir", type=Path, default=here / "work")
-    parser.add_argument("--max-ratio", type=float, default=1.5)
-    return parser.parse_args()
+    return standard_args(__doc__ or "", max_ratio=1.5).parse_args()
 
 
 def check_same_key(repo: Path) -> str:

@@ -17,11 +17,16 @@ Exits 1 when the target is missed. Usage:
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-from pathlib import Path
 
-from common import make_large_repo, markdown_table, median, time_commands
+from common import (
+    correx_script,
+    make_large_repo,
+    markdown_table,
+    median,
+    standard_args,
+    time_commands,
+)
 
 PROFILE = """\
 version = 1
@@ -32,21 +37,8 @@ noop = ["noop"]
 """
 
 
-def correx_script() -> list[str]:
-    """The console script beside this interpreter (not a version-manager shim), else -m."""
-    beside = Path(sys.executable).parent / "git-correx"
-    script = str(beside) if beside.exists() else shutil.which("git-correx")
-    return [script] if script else [sys.executable, "-m", "gitcorrex"]
-
-
 def parse_args() -> argparse.Namespace:
-    here = Path(__file__).resolve().parent
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=9)
-    parser.add_argument("--files", type=int, default=50_000)
-    parser.add_argument("--workdir", type=Path, default=here / "work")
-    parser.add_argument("--max-ratio", type=float, default=3.0)
-    return parser.parse_args()
+    return standard_args(__doc__ or "", max_ratio=3.0).parse_args()
 
 
 def main() -> int:

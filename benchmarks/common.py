@@ -7,11 +7,13 @@ so disk-cache and CPU-frequency noise hits every command alike.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -111,3 +113,22 @@ def markdown_table(times: Mapping[str, Sequence[float]], baseline: str) -> str:
             f"| {max(values) * 1000:.1f} | {median(values) / base:.2f} |"
         )
     return "\n".join(lines)
+
+
+def correx_script() -> list[str]:
+    """The console script pip installed next to this interpreter (a PATH lookup may find
+    a version-manager shim such as pyenv's, which adds its own start-up); else `-m`."""
+    beside = Path(sys.executable).parent / "git-correx"
+    script = str(beside) if beside.exists() else shutil.which("git-correx")
+    return [script] if script else [sys.executable, "-m", "gitcorrex"]
+
+
+def standard_args(doc: str, max_ratio: float) -> argparse.ArgumentParser:
+    """--runs, --files, --workdir and --max-ratio, shared by the whole-process benchmarks."""
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--workdir", type=Path, default=here / "work")
+    parser.add_argument("--max-ratio", type=float, default=max_ratio)
+    return parser

@@ -7,7 +7,6 @@ so an event can cite which profile it ran under without this module touching git
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gitcorrex.errors import ConfigError
+from gitcorrex.model.events import git_blob_oid
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.profile_references import ProfileProblem
 
@@ -37,11 +37,6 @@ class LoadedProfile:
     raw: bytes
     path: Path
     blob_oid: str
-
-
-def git_blob_oid(data: bytes) -> str:
-    """The SHA-1 object id git gives these bytes as a blob (`git hash-object`)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def load_profile(root: Path) -> LoadedProfile:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.profiles.load import PROFILE_NAME, git_blob_oid, load_profile, parse_profile
+from gitcorrex.model.events import git_blob_oid
+from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
 from tests.conftest import git, write
 
 PROFILE = 'version = 1\n[commands]\ntest = "make test"\n[expectations]\ntest = ["test"]\n'

@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
-import shutil
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -113,24 +111,6 @@ def counting(counter: Path, code: str = "") -> str:
 def runs_counted(counter: Path) -> int:
     """How many times a `counting` command ran."""
     return len(counter.read_text().splitlines()) if counter.exists() else 0
-
-
-def reference_key(root: Path) -> str:
-    """The state key's definition: `git add -A && git write-tree` on a copy of the index.
-
-    `cp -p`, not `cp`: a fresh mtime would make git trust the stat data of a file edited
-    within the index's own second (racily clean) and key its old content.
-    """
-    scratch = Path(tempfile.mkdtemp(prefix="reference-"))
-    try:
-        index = scratch / "index"
-        own = git(root, "rev-parse", "--path-format=absolute", "--git-path", "index").strip()
-        shutil.copy2(own, index)
-        env = {"GIT_INDEX_FILE": str(index)}
-        git(root, "add", "-A", env=env)
-        return git(root, "write-tree", env=env).strip()
-    finally:
-        shutil.rmtree(scratch)
 
 
 def notes_on(root: Path, oid: str) -> list[RecordedEvent]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from gitcorrex.model.events import RecordedEvent
 from tests.conftest import CliResult, git, write
-from tests.verify.conftest import fields_of, reference_key
+from tests.git.state_helpers import reference_key
+from tests.verify.conftest import fields_of
 
 Correx = Callable[..., CliResult]
 

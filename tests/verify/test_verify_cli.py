@@ -13,6 +13,7 @@ from pathlib import Path
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import Result, StopReason, VerificationFields
 from tests.conftest import CliResult, git, write
+from tests.git.state_helpers import reference_key
 from tests.verify.conftest import (
     BUILD_OUT,
     FAIL_OUT,
@@ -23,7 +24,6 @@ from tests.verify.conftest import (
     has_ledger,
     notes_on,
     only_event,
-    reference_key,
     runs_counted,
     sha256_hex,
     write_profile,

@@ -27,7 +27,8 @@ from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import VERIFICATION_KIND
 from gitcorrex.provenance import current_provenance
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
-from tests.verify.conftest import fields_of, py, reference_key, write_profile
+from tests.git.state_helpers import reference_key
+from tests.verify.conftest import fields_of, py, write_profile
 
 WORKERS = 8
 VERIFIES = 25

@@ -9,12 +9,12 @@ from pathlib import Path
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import SETUP_KIND, Result
 from tests.conftest import CliResult, git, write
+from tests.git.state_helpers import reference_key
 from tests.verify.conftest import (
     counting,
     fields_of,
     notes_on,
     py,
-    reference_key,
     runs_counted,
     write_profile,
 )

@@ -20,6 +20,7 @@ from gitcorrex.model.verification import (
     VerificationFields,
 )
 from tests.conftest import CliResult, write
+from tests.git.state_helpers import reference_key
 from tests.verify.conftest import (
     counting,
     fields_of,
@@ -27,7 +28,6 @@ from tests.verify.conftest import (
     notes_on,
     only_event,
     py,
-    reference_key,
     runs_counted,
     write_profile,
 )
