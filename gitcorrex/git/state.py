@@ -114,8 +114,8 @@ class StateProbe:
         if self._last is not None and stamp == self._last[0]:
             key = self._last[1]  # git left the index unwritten: nothing changed since
         else:
-            key = run_git(["write-tree"], cwd=self._root, env=env).stdout
-            key = key.decode("ascii").strip()
+            out = run_git(["write-tree"], cwd=self._root, env=env).stdout
+            key = out.decode("ascii").strip()
             self._last = (_file_stamp(self._temp), key)
         head_tree = self._head()
         baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")

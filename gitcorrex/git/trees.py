@@ -47,7 +47,7 @@ def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list
     handle = repo.libgit2()
     new = handle[new_tree].peel(_tree_type())
     old = handle[old_tree].peel(_tree_type()) if old_tree else _empty_tree(handle)
-    diff = handle.diff(old, new)
+    diff = old.diff_to_tree(new)
     paths: set[str] = set()
     for delta in diff.deltas:
         paths.add(decode_path(delta.old_file.raw_path))
