@@ -80,3 +80,12 @@ def test_ruff_is_clean() -> None:
     proc = subprocess.run([ruff, "check", "gitcorrex", "tests", "benchmarks"], cwd=root,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_is_clean() -> None:
+    mypy = shutil.which("mypy")
+    if mypy is None:
+        pytest.skip("mypy is not installed (pip install -e '.[test]' brings it)")
+    proc = subprocess.run([mypy], cwd=PACKAGE.parent, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
