@@ -1,0 +1,1 @@
+"""Plans: loading, step integrity (`validate`), authorization and the lock."""
