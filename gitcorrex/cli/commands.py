@@ -6,9 +6,10 @@ import click
 
 from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.init_cmd import init
+from gitcorrex.cli.plan_cmd import plan
 from gitcorrex.cli.replay_cmd import replay
 from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
 from gitcorrex.cli.verify_cmd import verify
 
-ALL: list[click.Command] = [init, demo, state, verify, show, replay]
+ALL: list[click.Command] = [init, demo, state, verify, show, replay, plan]

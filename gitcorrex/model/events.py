@@ -22,6 +22,7 @@ KNOWN_KINDS = frozenset({
     "static_analysis_completed",
     "plan_grounding_evaluated",
     "plan_validated",
+    "plan_authorized",
     "plan_locked",
     "brief_grounding_checked",
     "brief_echo_mismatch",

@@ -11,6 +11,16 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, create_model
 
 from gitcorrex.model.events import Actor, ToolVersions
+from gitcorrex.model.plan_events import (
+    AUTHORIZED_KIND,
+    LOCKED_KIND,
+    SESSION_STARTED_KIND,
+    VALIDATED_KIND,
+    PlanAuthorizedFields,
+    PlanLockedFields,
+    PlanValidatedFields,
+    SessionStartedFields,
+)
 from gitcorrex.model.verification import (
     SETUP_KIND,
     VERIFICATION_KIND,
@@ -43,6 +53,10 @@ class Envelope(BaseModel):
 KIND_FIELDS: dict[str, type[BaseModel]] = {
     VERIFICATION_KIND: VerificationFields,
     SETUP_KIND: SetupFields,
+    VALIDATED_KIND: PlanValidatedFields,
+    AUTHORIZED_KIND: PlanAuthorizedFields,
+    LOCKED_KIND: PlanLockedFields,
+    SESSION_STARTED_KIND: SessionStartedFields,
 }
 
 

@@ -1,0 +1,132 @@
+"""`git correx plan ...`: validate step integrity, authorize, lock (and ground, elsewhere).
+
+Other plan subcommands attach to the `plan` group with `plan.add_command(...)` where
+they are registered (cli/commands.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.model.events import Provenance
+
+plan_argument = click.argument("plan_file", metavar="PLAN",
+                               type=click.Path(path_type=Path, dir_okay=False))
+
+
+@click.group()
+def plan() -> None:
+    """Plans: step integrity, authorization, grounding and the lock that starts a session."""
+
+
+@plan.command()
+@plan_argument
+@json_option
+def validate(plan_file: Path, as_json: bool) -> int:
+    """Decide step integrity and record `plan_validated`.
+
+    Exit 0 accepted, 1 not accepted (the route and findings are printed), 2 malformed plan.
+    """
+    from gitcorrex.plan.validate import validate_plan
+
+    repo, now, provenance = _setup()
+    outcome = validate_plan(repo, start_dir() / plan_file, now=now, provenance=provenance)
+    fields = outcome.fields
+    if as_json:
+        emit_json({**fields.model_dump(mode="json"), "accepted": outcome.accepted,
+                   "event": outcome.event.id})
+        return outcome.exit_code
+    by = _authority_text(fields.authority.model_dump() if fields.authority else None)
+    click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
+    _echo_findings([f.model_dump() for f in fields.findings])
+    for note in fields.diagnostics:
+        click.echo(f"  note: {note}")
+    return outcome.exit_code
+
+
+@plan.command()
+@plan_argument
+@json_option
+def authorize(plan_file: Path, as_json: bool) -> int:
+    """Accept a plan's semantic claims as your git identity; record `plan_authorized`.
+
+    Exit 0 authorized (now or before), 1 refused (structure or legacy plan), 2 malformed.
+    """
+    from gitcorrex.plan.authorize import authorize_plan
+
+    repo, now, provenance = _setup()
+    out = authorize_plan(repo, start_dir() / plan_file, now=now, provenance=provenance)
+    event = out.event or out.existing
+    if as_json:
+        emit_json({"plan": out.plan, "plan_id": out.plan_id, "authorized": event is not None,
+                   "event": event.model_dump(mode="json") if event else None,
+                   "recorded": out.event is not None,
+                   "decision": out.decision.value if out.decision else None,
+                   "findings": [f.model_dump(mode="json") for f in out.findings]})
+    elif event is None:
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not authorized: "
+                   f"{out.decision.value if out.decision else 'refused'}")
+        _echo_findings([f.model_dump() for f in out.findings])
+    else:
+        when = "authorized" if out.event else "already authorized"
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
+                   f"{event.field('name')} <{event.field('email')}> at {event.at}")
+    return out.exit_code
+
+
+@plan.command()
+@plan_argument
+@click.option("--session", help="Id of the new session (default: <plan id>-<8 hex>).")
+@json_option
+def lock(plan_file: Path, session: str | None, as_json: bool) -> int:
+    """Lock a validated plan grounded on the current state key; start its session.
+
+    Prints the session id. Exit 0 locked, 1 something is missing (named), 2 malformed plan.
+    """
+    from gitcorrex.plan.lock import lock_plan
+
+    repo, now, provenance = _setup()
+    out = lock_plan(repo, start_dir() / plan_file, session=session, now=now,
+                    provenance=provenance)
+    if as_json:
+        emit_json({"plan": out.plan, "plan_id": out.plan_id, "session": out.session,
+                   "state_key": out.state_key, "locked": bool(out.events),
+                   "missing": [m.model_dump(mode="json") for m in out.missing],
+                   "events": [e.model_dump(mode="json") for e in out.events]})
+    elif out.events:
+        click.echo(out.session)
+        click.echo(f"locked plan {out.plan_id} ({out.plan[:12]}) on state {out.state_key[:12]}",
+                   err=True)
+    else:
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not locked")
+        _echo_findings([{"where": m.code, **m.model_dump()} for m in out.missing])
+    return out.exit_code
+
+
+def _setup() -> tuple[Repository, Any, Provenance]:
+    from datetime import datetime, timezone
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.provenance import current_provenance
+
+    repo = discover_with_git(start_dir())
+    return repo, datetime.now(timezone.utc), current_provenance(repo)
+
+
+def _authority_text(authority: dict[str, Any] | None) -> str:
+    if authority is None:
+        return ""
+    who = f" by {authority['name']} <{authority['email']}>" if authority.get("event") else ""
+    return f" ({authority['kind'].value.replace('_', ' ')}{who})"
+
+
+def _echo_findings(findings: list[dict[str, Any]]) -> None:
+    for finding in findings:
+        click.echo(f"  {finding['where']}: {finding['message']}\n    hint: {finding['hint']}")

@@ -1,0 +1,113 @@
+"""Kind-specific fields of the plan facts: validated, authorized, locked, and the session start.
+
+A validation records the decision with the findings that caused it, so a reader learns
+*why* a plan may not run without re-validating it. Decisions use only the existing
+routes (seed 003 §4.3); `accepted` is the one decision that lets a plan be locked.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from gitcorrex.model.events import Oid
+
+VALIDATED_KIND = "plan_validated"
+AUTHORIZED_KIND = "plan_authorized"
+LOCKED_KIND = "plan_locked"
+SESSION_STARTED_KIND = "session_started"
+
+_RECORD = ConfigDict(frozen=True, extra="forbid")
+
+
+class Decision(str, Enum):
+    """`accepted`, or the route a plan that may not run takes (no new decision values)."""
+
+    ACCEPTED = "accepted"
+    REJECT = "reject"
+    REPLAN_REQUIRED = "replan-required"
+    SPLIT_REQUIRED = "split-required"
+    STOP_ESCALATE = "stop-escalate"
+    CONTINUE_FIX = "continue-fix"
+
+
+class AuthorityKind(str, Enum):
+    """Who accepted the semantic claims: an authorization (low), or the risk audit (guarded)."""
+
+    AUTHORIZATION = "authorization"
+    LEGACY_AUTHORIZATION = "legacy_authorization"
+    RISK_AUDIT = "risk_audit"
+
+
+class Finding(BaseModel):
+    """One reason a plan may not run: a stable code, the step (or None) and the field."""
+
+    model_config = _RECORD
+
+    code: str
+    step: str | None
+    where: str
+    message: str
+    hint: str
+
+
+class Authority(BaseModel):
+    """The semantic authority a decision rests on; `event` is the authorization's id."""
+
+    model_config = _RECORD
+
+    kind: AuthorityKind
+    event: str | None = None
+    name: str | None = None
+    email: str | None = None
+
+
+class PlanValidatedFields(BaseModel):
+    """`plan_validated`: the decision on one plan identity under one profile."""
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    version: int
+    risk: str
+    decision: Decision
+    execution_started: bool
+    authority: Authority | None
+    findings: list[Finding]
+    diagnostics: list[str]
+    profile: Oid
+
+
+class PlanAuthorizedFields(BaseModel):
+    """`plan_authorized`: a git identity accepts the plan's semantic claims (low risk)."""
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    name: str | None
+    email: str | None
+
+
+class PlanLockedFields(BaseModel):
+    """`plan_locked`: the plan, the validation and pass grounding it rests on, the state key."""
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    validation: str
+    grounding: str
+    state_key: Oid
+
+
+class SessionStartedFields(BaseModel):
+    """`session_started`: the session executes exactly this plan identity."""
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    steps: list[str]

@@ -1,0 +1,140 @@
+"""The decision on a plan: structure first, then who holds semantic authority (seed 003 §4.2-4.5).
+
+Core never claims that natural-language usefulness is decidable. A structurally sound
+plan is accepted only on a recorded authority: for a low-risk plan, an authorization by
+a git identity; for a guarded plan, a risk audit that covers every step and ties every
+proof obligation to an output. Without one the decision is `stop-escalate`.
+Structural defects route to `reject` before execution starts and `replan-required`
+after; a legacy plan (no verification maps) runs only on an authorization recorded
+before it was first validated, with a diagnostic that the mapping was not enforced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.plan import Plan, Risk
+from gitcorrex.model.plan_events import (
+    AUTHORIZED_KIND,
+    LOCKED_KIND,
+    VALIDATED_KIND,
+    Authority,
+    AuthorityKind,
+    Decision,
+    Finding,
+)
+from gitcorrex.plan.graph import step_where
+
+
+@dataclass(frozen=True)
+class PlanHistory:
+    """What the ledger holds about one plan identity, each list in time order."""
+
+    authorizations: list[RecordedEvent]
+    validations: list[RecordedEvent]
+    locks: list[RecordedEvent]
+
+    @property
+    def execution_started(self) -> bool:
+        return bool(self.locks)
+
+
+@dataclass(frozen=True)
+class PlanDecision:
+    """The decision with the findings behind it and any compatibility diagnostics."""
+
+    decision: Decision
+    authority: Authority | None
+    findings: list[Finding]
+    diagnostics: list[str]
+
+
+def plan_history(events: Sequence[RecordedEvent], identity: str) -> PlanHistory:
+    """The plan facts about `identity` among `events` (the plan blob's note)."""
+    mine = sorted((e for e in events if e.field("plan") == identity), key=lambda e: (e.at, e.id))
+    return PlanHistory(authorizations=[e for e in mine if e.kind == AUTHORIZED_KIND],
+                       validations=[e for e in mine if e.kind == VALIDATED_KIND],
+                       locks=[e for e in mine if e.kind == LOCKED_KIND])
+
+
+def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanDecision:
+    """Structure, then legacy policy, then the semantic authority for the plan's risk."""
+    failing = structural if not plan.is_legacy else structural + _legacy_findings(history)
+    if failing:
+        route = Decision.REPLAN_REQUIRED if history.execution_started else Decision.REJECT
+        return PlanDecision(route, None, failing, [])
+    if plan.is_legacy:
+        first = _legacy_authorization(history)
+        assert first is not None
+        note = (f"legacy plan (version 0): verification_map was not enforced; it runs under "
+                f"the authorization {first.id[:12]} recorded at {first.at}, before it was "
+                "first validated")
+        return PlanDecision(Decision.ACCEPTED, _authority(first, legacy=True), [], [note])
+    if plan.risk is Risk.GUARDED:
+        gaps = audit_gaps(plan)
+        if gaps:
+            return PlanDecision(Decision.STOP_ESCALATE, None, gaps, [])
+        return PlanDecision(Decision.ACCEPTED, Authority(kind=AuthorityKind.RISK_AUDIT), [], [])
+    if not history.authorizations:
+        return PlanDecision(Decision.STOP_ESCALATE, None, [_unauthorized()], [])
+    return PlanDecision(Decision.ACCEPTED, _authority(history.authorizations[0]), [], [])
+
+
+def audit_gaps(plan: Plan) -> list[Finding]:
+    """Guarded coverage: every step has an obligation, every obligation is proven by an output."""
+    found: list[Finding] = []
+    for step in plan.steps:
+        obligations = [p.failure_mode for p in plan.risk_audit.proofs if p.step == step.id]
+        cited = {e.plan_risk_proof for entry in step.verification_map or []
+                 for e in entry.evidence if e.plan_risk_proof is not None}
+        if not obligations:
+            found.append(Finding(
+                code="audit_uncovered_step", step=step.id, where=step_where(plan, step),
+                message=f"step {step.id} has no proof obligation in the risk audit: nobody "
+                        "with authority assessed its semantic claims",
+                hint=f'add [[risk_audit.proofs]] with step = "{step.id}" from the risk audit'))
+        found += [Finding(
+            code="audit_obligation_unproven", step=step.id,
+            where=step_where(plan, step, ".verification_map"),
+            message=f'step {step.id}: no output cites the obligation "{mode}" '
+                    "(plan-risk-proof)",
+            hint=f'map the output that rules out "{mode}" to '
+                 f'{{ plan-risk-proof = "{mode}" }}, or reslice the step')
+            for mode in obligations if mode not in cited]
+    return found
+
+
+def _legacy_authorization(history: PlanHistory) -> RecordedEvent | None:
+    """The first authorization recorded before the plan's first validation, if any."""
+    first = history.authorizations[0] if history.authorizations else None
+    if first is None or not history.validations:
+        return first
+    validated = history.validations[0]
+    return first if (first.at, first.id) < (validated.at, validated.id) else None
+
+
+def _legacy_findings(history: PlanHistory) -> list[Finding]:
+    if _legacy_authorization(history) is not None:
+        return []
+    return [Finding(code="legacy_unauthorized", step=None, where="version",
+                    message="a version 0 plan has no verification maps, and no authorization "
+                            "was recorded before it was first validated: a new, replacement "
+                            "or re-planned plan must carry a complete map",
+                    hint="set version = 1 and map every output of every step to its evidence")]
+
+
+def _unauthorized() -> Finding:
+    return Finding(code="authorization_missing", step=None, where="risk",
+                   message="a low-risk plan's semantic claims (useful state, no future step "
+                           "needed) are accepted only by an authorization, and none is "
+                           "recorded",
+                   hint="review the plan, then run `git correx plan authorize PLAN`")
+
+
+def _authority(event: RecordedEvent, *, legacy: bool = False) -> Authority:
+    kind = AuthorityKind.LEGACY_AUTHORIZATION if legacy else AuthorityKind.AUTHORIZATION
+    name, email = event.field("name"), event.field("email")
+    return Authority(kind=kind, event=event.id, name=name if isinstance(name, str) else None,
+                     email=email if isinstance(email, str) else None)

@@ -1,0 +1,83 @@
+"""`git correx plan lock`: start a session on a plan that validated and grounded on this state.
+
+The lock needs three recorded facts about this plan identity: its latest validation is
+`accepted` under the current profile, and its latest grounding on the *current* state key
+is `pass` (a grounding on another key is stale: the workspace moved since). Every
+precondition, including "this session does not exist yet", is re-checked inside the
+compare-and-swap loop; `session_started` and `plan_locked` are recorded in one append.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.state import compute_state
+from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.plan_events import (
+    LOCKED_KIND,
+    SESSION_STARTED_KIND,
+    PlanLockedFields,
+    SessionStartedFields,
+)
+from gitcorrex.plan.context import PlanContext, open_plan
+from gitcorrex.plan.lock_checks import Missing, lock_blockers
+
+
+@dataclass(frozen=True)
+class LockOutcome:
+    """The session and its two events, or what is missing (then nothing was recorded)."""
+
+    plan: str
+    plan_id: str
+    session: str
+    state_key: str
+    events: list[RecordedEvent]
+    missing: list[Missing]
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.events else 1
+
+
+def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetime,
+              provenance: Provenance) -> LockOutcome:
+    """Lock the plan at `path` into `session` (generated when None) on the current state key."""
+    context = open_plan(repo, path)
+    session_id = session or f"{context.plan_id}-{secrets.token_hex(4)}"
+    ledger.check_session_id(session_id)
+    state_key = compute_state(repo).state_key
+    missing: list[Missing] = []
+
+    def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
+        found = lock_blockers(context, view, session=session_id, state_key=state_key)
+        missing[:] = found.missing
+        if found.missing:
+            return []
+        assert found.validation is not None and found.grounding is not None
+        return _lock_drafts(context, session_id, state_key, found.validation, found.grounding)
+
+    events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
+    return LockOutcome(plan=context.identity, plan_id=context.plan_id, session=session_id,
+                       state_key=state_key, events=events, missing=missing)
+
+
+def _lock_drafts(context: PlanContext, session: str, state_key: str,
+                 validation: RecordedEvent, grounding: RecordedEvent) -> list[ledger.EventDraft]:
+    plan = context.loaded.plan
+    started = SessionStartedFields(plan=context.identity, plan_id=plan.id,
+                                   steps=[step.id for step in plan.steps])
+    locked = PlanLockedFields(plan=context.identity, plan_id=plan.id, validation=validation.id,
+                              grounding=grounding.id, state_key=state_key)
+    subjects = (context.subject, state_key)
+    return [
+        ledger.EventDraft(kind=SESSION_STARTED_KIND, subjects=subjects, session=session,
+                          state_key=state_key, fields=started.model_dump(mode="json")),
+        ledger.EventDraft(kind=LOCKED_KIND, subjects=subjects, session=session,
+                          state_key=state_key, fields=locked.model_dump(mode="json")),
+    ]

@@ -1,0 +1,106 @@
+"""What a lock needs and what is missing: validation, grounding on this state key, a new session.
+
+The grounding event is written by `plan ground`; it is read defensively: its plan identity
+from the `plan` field, its state key from the envelope (or a `state_key` field), its
+verdict from the `verdict` field. Anything unreadable is simply not a pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+from gitcorrex import ledger
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.plan_events import LOCKED_KIND, VALIDATED_KIND, Decision
+from gitcorrex.plan.context import PlanContext, latest
+
+GROUNDING_KIND = "plan_grounding_evaluated"
+
+
+class Missing(BaseModel):
+    """One precondition of the lock that does not hold, and what to do about it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: str
+    message: str
+    hint: str
+
+
+@dataclass(frozen=True)
+class LockFacts:
+    """The events a lock rests on, and what is missing (empty when it may be recorded)."""
+
+    validation: RecordedEvent | None
+    grounding: RecordedEvent | None
+    missing: list[Missing]
+
+
+def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str,
+                  state_key: str) -> LockFacts:
+    """Check every precondition against the ledger `view`; report all that fail."""
+    events = [e for e in view.events_on(context.subject) if e.field("plan") == context.identity]
+    validation, problem = _validation(context, events)
+    grounding, grounding_problem = _grounding(events, state_key)
+    missing = [m for m in (problem, grounding_problem, _session_problem(view, session)) if m]
+    return LockFacts(validation, grounding, missing)
+
+
+def _validation(context: PlanContext,
+                events: list[RecordedEvent]) -> tuple[RecordedEvent | None, Missing | None]:
+    last = latest([e for e in events if e.kind == VALIDATED_KIND])
+    if last is None:
+        return None, Missing(code="validation_missing", message="the plan was never validated",
+                             hint="run `git correx plan validate PLAN`")
+    decision = last.field("decision")
+    if decision != Decision.ACCEPTED.value:
+        return None, Missing(code="validation_not_accepted",
+                             message=f"the latest validation decided {decision}, not accepted",
+                             hint="fix what it reported (or authorize the plan), then run "
+                                  "`git correx plan validate PLAN` again")
+    if last.field("profile") != context.profile.blob_oid:
+        return None, Missing(code="validation_stale",
+                             message="the plan was validated under another .correx.toml",
+                             hint="run `git correx plan validate PLAN` again")
+    return last, None
+
+
+def _grounding(events: list[RecordedEvent],
+               state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
+    groundings = [e for e in events if e.kind == GROUNDING_KIND]
+    here = [e for e in groundings if _state_key_of(e) == state_key]
+    hint = "run `git correx plan ground PLAN` on this workspace state"
+    if not groundings:
+        return None, Missing(code="grounding_missing", message="the plan was never grounded",
+                             hint=hint)
+    last = latest(here)
+    if last is None:
+        keys = sorted({str(_state_key_of(e))[:12] for e in groundings})
+        return None, Missing(code="grounding_stale",
+                             message=f"the plan was grounded only on other state keys "
+                                     f"({', '.join(keys)}), not on the current {state_key[:12]}",
+                             hint=hint)
+    verdict = last.field("verdict")
+    if verdict != "pass":
+        return None, Missing(code="grounding_not_pass",
+                             message=f"the latest grounding on this state key is {verdict}, "
+                                     "not pass",
+                             hint="act on its findings (see `git correx plan ground PLAN`) "
+                                  "and submit a new plan")
+    return last, None
+
+
+def _state_key_of(event: RecordedEvent) -> object:
+    return event.state_key or event.field("state_key")
+
+
+def _session_problem(view: ledger.LedgerView, session: str) -> Missing | None:
+    events = view.session_events(session)
+    if not events:
+        return None
+    locked = any(e.kind == LOCKED_KIND for e in events)
+    what = "already has a locked plan" if locked else "already exists"
+    return Missing(code="session_exists", message=f"session {session} {what}",
+                   hint="omit --session to start a new session with a generated id")

@@ -1,0 +1,71 @@
+"""`git correx plan validate`: decide step integrity and record `plan_validated`.
+
+The structure is judged without the ledger; the authority and the route are judged
+against the ledger at the tip the event is appended on (inside the compare-and-swap
+loop), so a concurrent authorization or lock is never missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.plan_events import (
+    VALIDATED_KIND,
+    Decision,
+    Finding,
+    PlanValidatedFields,
+)
+from gitcorrex.plan.context import PlanContext, open_plan
+from gitcorrex.plan.decision import decide, plan_history
+from gitcorrex.plan.integrity import structural_findings
+
+
+@dataclass(frozen=True)
+class ValidationOutcome:
+    """The recorded decision; exit 0 only when the plan is accepted."""
+
+    fields: PlanValidatedFields
+    event: RecordedEvent
+
+    @property
+    def accepted(self) -> bool:
+        return self.fields.decision is Decision.ACCEPTED
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.accepted else 1
+
+
+def validate_plan(repo: Repository, path: Path, *, now: datetime,
+                  provenance: Provenance) -> ValidationOutcome:
+    """Judge the plan at `path` under the work tree's profile and record the decision."""
+    context = open_plan(repo, path)
+    structural = structural_findings(context.loaded.plan, context.profile.profile)
+    decided: list[PlanValidatedFields] = []
+
+    def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
+        decided[:] = [judge(context, structural, view)]
+        return [ledger.EventDraft(kind=VALIDATED_KIND, subjects=(context.subject,),
+                                  fields=decided[0].model_dump(mode="json"))]
+
+    [event] = ledger.append_events(repo, drafts, now=now, provenance=provenance)
+    return ValidationOutcome(decided[0], event)
+
+
+def judge(context: PlanContext, structural: list[Finding],
+          view: ledger.LedgerView) -> PlanValidatedFields:
+    """The decision as of the ledger `view`, as the fields of a `plan_validated` event."""
+    plan = context.loaded.plan
+    history = plan_history(view.events_on(context.subject), context.identity)
+    result = decide(plan, structural, history)
+    return PlanValidatedFields(
+        plan=context.identity, plan_id=plan.id, version=plan.version, risk=plan.risk.value,
+        decision=result.decision, execution_started=history.execution_started,
+        authority=result.authority, findings=result.findings, diagnostics=result.diagnostics,
+        profile=context.profile.blob_oid)
