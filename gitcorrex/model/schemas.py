@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, create_model
 
+from gitcorrex.model.assessment import ASSESSMENT_KIND, AssessmentFields
 from gitcorrex.model.events import Actor, ToolVersions
 from gitcorrex.model.plan_events import (
     AUTHORIZED_KIND,
@@ -57,6 +58,7 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     AUTHORIZED_KIND: PlanAuthorizedFields,
     LOCKED_KIND: PlanLockedFields,
     SESSION_STARTED_KIND: SessionStartedFields,
+    ASSESSMENT_KIND: AssessmentFields,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gitcorrex.model.assessment import ASSESSMENT_KIND
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import SETUP_KIND, VERIFICATION_KIND
 
@@ -33,7 +34,24 @@ def _verdict(event: RecordedEvent) -> str:
         return text + (f" reused {str(reused)[:12]}" if reused else "")
     if event.kind == SETUP_KIND:
         return f"setup {event.field('outcome')} for {event.field('expectation')}"
+    if event.kind == ASSESSMENT_KIND:
+        return _assessment(event)
     return event.kind
+
+
+def _assessment(event: RecordedEvent) -> str:
+    """`✗ BLOCK PATH_OUTSIDE_MANIFEST assess write docs/x.md (+2 more)`."""
+    verdict = str(event.field("verdict"))
+    text = f"{'✓' if verdict == 'ALLOW' else '✗'} {verdict} {event.field('rule')} " \
+           f"{event.field('origin')} {event.field('action')}"
+    raw = event.field("paths")
+    paths = [p for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
+    if paths:  # the first path that decided, for a BLOCK the first blocked one
+        first = next((p for p in paths if p.get("rule") == event.field("rule")), paths[0])
+        omitted = event.field("paths_omitted")
+        more = len(paths) - 1 + (omitted if isinstance(omitted, int) else 0)
+        text += f" {first.get('path')}" + (f" (+{more} more)" if more else "")
+    return text
 
 
 def _command_names(event: RecordedEvent) -> str:

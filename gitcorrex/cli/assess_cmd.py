@@ -1,0 +1,122 @@
+"""`git correx assess`: judge an agent's write or read before it happens.
+
+With `--hook claude-code` it speaks Claude Code's PreToolUse protocol instead: the tool call
+comes as JSON on stdin, exit 0 allows it, exit 2 blocks it with the reason on stderr, and
+every failure (a malformed payload, no repository, a bug) is exit 2 too: fail closed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.manifest.assess import AssessedPath, AssessOutcome, AssessRequest
+
+HOOK_BLOCK_EXIT = 2
+
+
+@click.command()
+@click.argument("action", required=False, type=click.Choice(["write", "read"]))
+@click.argument("paths", nargs=-1)
+@click.option("--stage", help="Stage whose `writes` apply (default: git config correx.stage).")
+@click.option("--session", metavar="ID", help="Session the recorded verdict belongs to.")
+@click.option("--record-all", is_flag=True, help="Record ALLOW verdicts too (BLOCKs always).")
+@click.option("--hook", type=click.Choice(["claude-code"]),
+              help="Read a PreToolUse payload on stdin and answer in that tool's protocol.")
+@json_option
+def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
+           session: str | None, record_all: bool, hook: str | None, as_json: bool) -> int:
+    """Judge `write` or `read` of PATH... (relative to the current directory, or absolute).
+
+    Exit 0 when every path is allowed, 1 when any is blocked; each verdict is printed
+    with its rule and the fix. BLOCKs are recorded as tool_call_assessed events.
+    """
+    if hook is not None:
+        return _claude_hook(bool(action or paths or as_json), stage, session, record_all)
+    from gitcorrex.errors import UsageError
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.assess import AssessRequest
+
+    if action is None or not paths:
+        raise UsageError("name the action and at least one path",
+                         hint="git correx assess write src/app.py (or: read PATH...)")
+    repo = discover_with_git(start_dir())
+    outcome = _assess(repo, AssessRequest(action, paths, start_dir(), stage, session,
+                                          record_all))
+    if as_json:
+        emit_json(outcome)
+    else:
+        click.echo("\n".join(_line(path) for path in outcome.paths))
+    if outcome.event is not None and not as_json:
+        click.echo(f"git correx: recorded as event {outcome.event[:12]}", err=True)
+    return 1 if outcome.blocked else 0
+
+
+def _line(path: AssessedPath) -> str:
+    if not path.detail:
+        return f"{path.verdict.value} {path.path}"
+    return f"{path.verdict.value} {path.rule.value} {path.path}: {path.detail}; fix: {path.fix}"
+
+
+def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
+    from datetime import datetime, timezone
+
+    from gitcorrex.manifest.assess import assess_paths
+    from gitcorrex.provenance import current_provenance
+
+    return assess_paths(repo, request, clock=lambda: datetime.now(timezone.utc),
+                        provenance=lambda: current_provenance(repo))
+
+
+def _claude_hook(extra: bool, stage: str | None, session: str | None, record_all: bool) -> int:
+    """Exit 0 or 2 and nothing else: any other code would let the tool call proceed."""
+    try:
+        if extra:
+            from gitcorrex.errors import UsageError
+
+            raise UsageError("--hook takes no action, paths or --json: the tool call comes "
+                             "as JSON on stdin")
+        return _answer_hook(sys.stdin.buffer.read(), stage, session, record_all)
+    except BaseException as exc:  # fail closed, whatever went wrong
+        sys.stderr.write(_failure_text(exc))
+        return HOOK_BLOCK_EXIT
+
+
+def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all: bool) -> int:
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.assess import AssessRequest
+    from gitcorrex.manifest.claude_hook import (
+        ALLOW_EXIT,
+        BLOCK_EXIT,
+        block_reason,
+        hook_base,
+        parse_tool_call,
+    )
+
+    call = parse_tool_call(raw)
+    if call is None:
+        return ALLOW_EXIT
+    base = hook_base(call, default=start_dir())
+    request = AssessRequest(call.action, (call.path,), base, stage,
+                            session or call.ledger_session, record_all)
+    outcome = _assess(discover_with_git(base), request)
+    if outcome.blocked:
+        sys.stderr.write(block_reason(call, outcome))
+        return BLOCK_EXIT
+    return ALLOW_EXIT
+
+
+def _failure_text(exc: BaseException) -> str:
+    try:
+        from gitcorrex.manifest.claude_hook import failure_reason
+
+        return failure_reason(exc)
+    except BaseException:
+        return f"git correx could not assess this tool call, so it is blocked: {exc!r}\n"
+

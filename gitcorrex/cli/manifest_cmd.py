@@ -1,0 +1,44 @@
+"""`git correx manifest lint`: check the stages' write manifests before anything enforces them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.manifest.lint import Finding
+
+
+@click.group()
+def manifest() -> None:
+    """Write manifests: the paths each stage may change (`stages.<name>.writes`)."""
+
+
+@manifest.command()
+@click.option("--stage", help="Lint only this stage (default: every stage).")
+@json_option
+def lint(stage: str | None, as_json: bool) -> int:
+    """Lint the `writes` patterns of the work tree's .correx.toml.
+
+    Errors: `..`, `.` or empty components, `.git`, backslashes, absolute filesystem paths,
+    non-patterns. Warnings: unanchored patterns (they match at any depth) and patterns
+    that match nothing in HEAD's tree. Exit 0 clean or warnings only, 1 on errors.
+    """
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.lint import lint_manifests
+
+    report = lint_manifests(discover_with_git(start_dir()), stage=stage)
+    if as_json:
+        emit_json(report)
+    else:
+        for finding in report.findings:
+            click.echo(_line(finding))
+        click.echo(report.summary)
+    return 1 if report.errors else 0
+
+
+def _line(finding: Finding) -> str:
+    return f"{finding.severity}: {finding.where}: {finding.message}\n  hint: {finding.hint}"
