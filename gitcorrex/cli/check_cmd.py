@@ -1,0 +1,72 @@
+"""`git correx check BASE..HEAD`: the CI gate that `--no-verify` cannot bypass."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+from gitcorrex.cli.options import json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.manifest.range_report import RangeReport
+
+
+@click.command()
+@click.argument("range_spec", metavar="BASE..HEAD")
+@click.option(
+    "--stage", help="Stage whose `writes` (read from BASE) apply; default: git config correx.stage."
+)
+@click.option(
+    "--record", is_flag=True, help="Record a BLOCK assessment on each violating commit's tree."
+)
+@json_option
+def check(range_spec: str, stage: str | None, record: bool, as_json: bool) -> int:
+    """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
+
+    A merge is judged against its first parent, except paths it takes unchanged from
+    another parent (judged on the commits that made them, or already in BASE). Paths that
+    are not canonical (`..`, `.git`, empty components) are always violations. Read-only
+    unless --record.
+    Exit 0 clean, 1 violations, 2 bad range or profile, 3 history missing (shallow clone).
+    """
+    from datetime import datetime, timezone
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.range_check import check_range
+    from gitcorrex.manifest.range_record import record_range
+
+    repo = discover_with_git(start_dir())
+    report = check_range(repo, spec=range_spec, stage=stage)
+    if record and not report.ok:
+        from gitcorrex.provenance import current_provenance
+
+        events = record_range(
+            repo,
+            report,
+            clock=lambda: datetime.now(timezone.utc),
+            provenance=current_provenance(repo),
+        )
+        click.echo(f"git correx: recorded {len(events)} assessment(s)", err=True)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2, sort_keys=True, ensure_ascii=True))
+    else:
+        click.echo(render_text(report), nl=False)
+    return report.exit_code
+
+
+def render_text(report: RangeReport) -> str:
+    """Each violating commit (short sha, subject) with its violations, the net diff, a total."""
+    from gitcorrex.manifest.paths import printable_path
+
+    lines = []
+    for commit in report.violating:
+        lines.append(f"{commit.sha[:12]} {printable_path(commit.subject)}")
+        lines.extend(f"  {violation.describe()}" for violation in commit.violations)
+    if report.net:
+        bases = ", ".join(base[:12] for base in report.merge_bases)
+        lines.append(f"net diff {bases}..{report.head[:12]}")
+        lines.extend(f"  {violation.describe()}" for violation in report.net)
+    lines.append(report.summary)
+    return "".join(f"{line}\n" for line in lines)
