@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.assess_cmd import assess
+from gitcorrex.cli.check_cmd import check
 from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.init_cmd import init
 from gitcorrex.cli.manifest_cmd import manifest
@@ -14,4 +15,4 @@ from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
 from gitcorrex.cli.verify_cmd import verify
 
-ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, plan]
+ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check, plan]
