@@ -92,7 +92,10 @@ class PlanAuthorizedFields(BaseModel):
 
 
 class PlanLockedFields(BaseModel):
-    """`plan_locked`: the plan, the validation and pass grounding it rests on, the state key."""
+    """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
+
+    The state key it was locked on is the envelope's `state_key`.
+    """
 
     model_config = _RECORD
 
@@ -100,7 +103,6 @@ class PlanLockedFields(BaseModel):
     plan_id: str
     validation: str
     grounding: str
-    state_key: Oid
 
 
 class SessionStartedFields(BaseModel):

@@ -82,6 +82,17 @@ def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanD
     return PlanDecision(Decision.ACCEPTED, _authority(history.authorizations[0]), [], [])
 
 
+def route_after_step_failure(plan_decision: Decision) -> Decision:
+    """A step whose checks failed: fix the code if the plan stands, else replan (INV-7).
+
+    A valid step with defective code is ordinary implementation remediation
+    (`continue-fix`); only a step boundary that is itself invalid routes to a new plan.
+    """
+    if plan_decision is Decision.ACCEPTED:
+        return Decision.CONTINUE_FIX
+    return Decision.REPLAN_REQUIRED
+
+
 def audit_gaps(plan: Plan) -> list[Finding]:
     """Guarded coverage: every step has an obligation, every obligation is proven by an output."""
     found: list[Finding] = []

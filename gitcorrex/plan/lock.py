@@ -73,7 +73,7 @@ def _lock_drafts(context: PlanContext, session: str, state_key: str,
     started = SessionStartedFields(plan=context.identity, plan_id=plan.id,
                                    steps=[step.id for step in plan.steps])
     locked = PlanLockedFields(plan=context.identity, plan_id=plan.id, validation=validation.id,
-                              grounding=grounding.id, state_key=state_key)
+                              grounding=grounding.id)
     subjects = (context.subject, state_key)
     return [
         ledger.EventDraft(kind=SESSION_STARTED_KIND, subjects=subjects, session=session,

@@ -1,8 +1,8 @@
 """What a lock needs and what is missing: validation, grounding on this state key, a new session.
 
 The grounding event is written by `plan ground`; it is read defensively: its plan identity
-from the `plan` field, its state key from the envelope (or a `state_key` field), its
-verdict from the `verdict` field. Anything unreadable is simply not a pass.
+from the `plan` field, its state key from the envelope, its verdict from the `verdict`
+field. Anything unreadable is simply not a pass.
 """
 
 from __future__ import annotations
@@ -70,14 +70,14 @@ def _validation(context: PlanContext,
 def _grounding(events: list[RecordedEvent],
                state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
     groundings = [e for e in events if e.kind == GROUNDING_KIND]
-    here = [e for e in groundings if _state_key_of(e) == state_key]
+    here = [e for e in groundings if e.state_key == state_key]
     hint = "run `git correx plan ground PLAN` on this workspace state"
     if not groundings:
         return None, Missing(code="grounding_missing", message="the plan was never grounded",
                              hint=hint)
     last = latest(here)
     if last is None:
-        keys = sorted({str(_state_key_of(e))[:12] for e in groundings})
+        keys = sorted({str(e.state_key)[:12] for e in groundings})
         return None, Missing(code="grounding_stale",
                              message=f"the plan was grounded only on other state keys "
                                      f"({', '.join(keys)}), not on the current {state_key[:12]}",
@@ -90,10 +90,6 @@ def _grounding(events: list[RecordedEvent],
                              hint="act on its findings (see `git correx plan ground PLAN`) "
                                   "and submit a new plan")
     return last, None
-
-
-def _state_key_of(event: RecordedEvent) -> object:
-    return event.state_key or event.field("state_key")
 
 
 def _session_problem(view: ledger.LedgerView, session: str) -> Missing | None:

@@ -1,0 +1,147 @@
+"""A repository with a profile for plans, fixture plan files, and ledger helpers.
+
+Plans are passed by absolute path from `fixtures/`, outside the repository, so the plan
+file itself never changes the workspace state key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import discover_with_git
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.plan.load import load_plan
+from gitcorrex.provenance import current_provenance
+from tests.conftest import CliResult, git
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+PROFILE = """\
+version = 1
+
+[commands]
+test = "python3 check_impl.py"
+lint = "python3 -c pass"
+migration-check = "python3 -c pass"
+
+[expectations]
+full = ["lint", "test"]
+
+[stages.implement]
+build_expectation = "full"
+writes = ["src/**", "tests/**", "impl.txt"]
+
+[stages.schema]
+build_expectation = "full"
+writes = ["migrations/**"]
+"""
+
+CHECK_IMPL = """\
+import pathlib
+import sys
+
+sys.exit(pathlib.Path("impl.txt").read_text() != "good\\n")
+"""
+
+
+def fixture(name: str) -> Path:
+    """The path of a plan under tests/plan/fixtures/."""
+    path = FIXTURES / name
+    assert path.is_file(), path
+    return path
+
+
+@pytest.fixture
+def plan_repo(make_repo: Callable[..., Path]) -> Path:
+    """A committed repository with the plan profile and a passing implementation."""
+    return make_repo("plans", files={".correx.toml": PROFILE, "impl.txt": "good\n",
+                                     "check_impl.py": CHECK_IMPL,
+                                     "src/app.py": "def run():\n    return 1\n"})
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., CliResult]]:
+    """`git correx ARGS` through the real CLI entry (`cli.root.run`), in this process.
+
+    Same parsing, commands and exit codes as the `correx` fixture's subprocess, without
+    ~0.5 s of interpreter start-up per call; flows that need a separate process use `correx`.
+    libgit2 fixed its config search path when it loaded, so it is pointed at the isolated
+    HOME here (the subprocess gets that from its environment).
+    """
+    import pygit2
+    from pygit2.enums import ConfigLevel
+
+    from gitcorrex.cli.root import run
+
+    home = Path(os.environ["HOME"])
+    paths = {ConfigLevel.GLOBAL: str(home), ConfigLevel.XDG: str(home / ".config"),
+             ConfigLevel.SYSTEM: str(tmp_path_factory.mktemp("no-system-config"))}
+    saved = {level: pygit2.settings.search_path[level] for level in paths}
+
+    def invoke(cwd: Path, *args: str) -> CliResult:
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = run(list(args))
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    for level, path in paths.items():
+        pygit2.settings.search_path[level] = path
+    try:
+        yield invoke
+    finally:
+        for level, path in saved.items():
+            pygit2.settings.search_path[level] = path
+
+
+def parse(result: CliResult) -> dict:
+    """The --json document of a run, failing with the whole output when it is not JSON."""
+    try:
+        return json.loads(result.stdout)
+    except json.JSONDecodeError as exc:  # pragma: no cover - shown on failure only
+        raise AssertionError(str(result)) from exc
+
+
+def codes(document: dict) -> set[tuple[str | None, str]]:
+    """(step, code) of every finding in a validation document."""
+    return {(f["step"], f["code"]) for f in document["findings"]}
+
+
+def record(root: Path, kind: str, plan: Path, *, state_key: str | None = None,
+           at: datetime | None = None, extra_subjects: tuple[str, ...] = (),
+           **fields: object) -> RecordedEvent:
+    """Write one event about `plan` straight into the ledger (facts other commands record)."""
+    repo = discover_with_git(root)
+    loaded = load_plan(plan)
+    from gitcorrex.git import notes
+
+    subject = notes.write_blob(repo, loaded.canonical_bytes)
+    subjects = (subject, *extra_subjects) + ((state_key,) if state_key else ())
+    draft = ledger.EventDraft(kind=kind, subjects=subjects, state_key=state_key,
+                              fields={"plan": loaded.identity, "plan_id": loaded.plan.id,
+                                      **fields})
+    [event] = ledger.append_events(repo, [draft], now=at or datetime.now(timezone.utc),
+                                   provenance=current_provenance(repo))
+    return event
+
+
+def ground(root: Path, plan: Path, verdict: str = "pass",
+           state_key: str | None = None) -> RecordedEvent:
+    """A `plan_grounding_evaluated` fact as `plan ground` records it (default: current key)."""
+    key = state_key or git(root, "rev-parse", "HEAD^{tree}").strip()
+    return record(root, "plan_grounding_evaluated", plan, state_key=key, verdict=verdict,
+                  findings=[])
+
+
+def plan_events(root: Path, plan: Path) -> list[RecordedEvent]:
+    """Every event on the plan's blob, in note order."""
+    repo = discover_with_git(root)
+    return ledger.read_subject(repo, load_plan(plan).identity).events
