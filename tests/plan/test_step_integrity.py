@@ -36,6 +36,8 @@ def test_structural_defect_is_rejected_before_authorization(plan_repo: Path, cli
     assert document["decision"] == "reject"
     assert codes(document) == expected
     assert not document["accepted"]
+    fields = {key: value for key, value in document.items() if key not in ("accepted", "event")}
+    assert PlanValidatedFields.model_validate(fields).findings
 
 
 def test_every_mapping_rule_names_its_step_and_field(plan_repo: Path, cli) -> None:
@@ -67,8 +69,9 @@ def test_one_atomic_step_is_accepted_on_its_authorization(plan_repo: Path, cli) 
 def test_unauthorized_low_risk_plan_stops_and_escalates(plan_repo: Path, cli) -> None:
     result = cli(plan_repo, "plan", "validate", str(fixture("atomic_step.toml")))
     assert result.code == 1, result
-    assert "stop-escalate" in result.stdout
-    assert "git correx plan authorize" in result.stdout
+    assert result.stdout.startswith("plan retry-delivery (")
+    assert "): stop-escalate\n  risk: a low-risk plan's semantic claims" in result.stdout
+    assert "    hint: review the plan, then run `git correx plan authorize PLAN`" in result.stdout
 
 
 def test_guarded_plan_not_covered_by_the_audit_stops_and_escalates(plan_repo: Path,
