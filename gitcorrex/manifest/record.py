@@ -42,5 +42,6 @@ def record_assessment(repo: Repository, *, tree: str, origin: str, action: str,
 
 
 def _bounded(verdict: PathVerdict) -> PathVerdict:
+    """Paths from outside are bounded; undecodable bytes are spelled `\\xNN` by the ledger."""
     return PathVerdict(path=bound_text(verdict.path), change=verdict.change, rule=verdict.rule,
                        detail=bound_text(verdict.detail))

@@ -31,10 +31,12 @@ class Manifest:
         """Whether a canonical repo-relative `path` may be written under this manifest."""
         if self.unrestricted:
             return True
+        matched = bool(self._spec.match_file(path))
         if gitlink:
-            return path in {pattern.lstrip("/") for pattern in self.patterns
-                            if not pattern.startswith("!")}
-        return bool(self._spec.match_file(path))
+            named = {pattern.lstrip("/") for pattern in self.patterns
+                     if not pattern.startswith("!")}
+            return matched and path in named
+        return matched
 
 
 UNRESTRICTED = Manifest((), "no manifest")

@@ -8,15 +8,46 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 def canonical_json(value: Any) -> str:
-    """Sorted keys, compact separators, ASCII only; floats are refused by the models."""
+    """Sorted keys, compact separators, ASCII only; floats are refused by the models.
+
+    A path git hands us may hold bytes that are not UTF-8; they travel as lone surrogates
+    (surrogateescape), which JSON readers reject. They are written as the four characters
+    `\\xNN` instead, so every line stays valid JSON.
+    """
+    text = _dumps(value)
+    if "\\ud" in text:  # rare: only then look for lone surrogates in the values
+        text = _dumps(_without_surrogates(value))
+    return text
+
+
+def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
                       allow_nan=False)
+
+
+def _without_surrogates(value: Any) -> Any:
+    """A copy with every lone surrogate (a Python str holds no pairs) spelled as text."""
+    if isinstance(value, str):
+        return _SURROGATE.sub(_spell, value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_without_surrogates(item) for item in value]
+    return value
+
+
+def _spell(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 def content_id(fields: Mapping[str, Any]) -> str:
