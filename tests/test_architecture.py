@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
-USE_CASES = ("verify", "manifest", "plan", "session", "gates", "review", "demo", "profiles")
-SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py"}
+USE_CASES = ("verify", "manifest", "plan", "session", "gates", "review", "demo", "profiles",
+             "hooks")
+# hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
+SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
+                      "hooks/interpreter.py"}
 
 
 def imports_of(path: Path) -> set[str]:

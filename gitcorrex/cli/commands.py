@@ -7,6 +7,9 @@ import click
 from gitcorrex.cli.assess_cmd import assess
 from gitcorrex.cli.check_cmd import check
 from gitcorrex.cli.demo_cmd import demo
+from gitcorrex.cli.doctor_cmd import doctor
+from gitcorrex.cli.ground_cmd import ground
+from gitcorrex.cli.hooks_cmd import hook, hooks
 from gitcorrex.cli.init_cmd import init
 from gitcorrex.cli.manifest_cmd import manifest
 from gitcorrex.cli.plan_cmd import plan
@@ -15,4 +18,6 @@ from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
 from gitcorrex.cli.verify_cmd import verify
 
-ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check, plan]
+ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
+                           hooks, doctor, hook, plan]
+plan.add_command(ground)

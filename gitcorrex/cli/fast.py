@@ -15,10 +15,15 @@ from pathlib import Path
 from gitcorrex.errors import CorrexError, ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
+HOOK_RUN = ("hook", "run")
 
 
 def run_fast(args: Sequence[str]) -> int | None:
     """The exit code when `args` is a fast-path form; None to let click handle them."""
+    if tuple(args[:2]) == HOOK_RUN and len(args) > 2 and not {"-h", "--help"} & set(args):
+        from gitcorrex.cli.hook_run import run_hook  # every commit runs it: no click
+
+        return run_hook(args[2], args[3:])
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None

@@ -1,0 +1,113 @@
+"""`git correx hook run NAME [ARGS]`: what the installed hook scripts execute.
+
+Click-free (served by cli/fast.py as well as by the click command): a commit pays for
+interpreter start-up, one `git rev-parse`, one `git config` and, with a stage selected,
+one `git cat-file` and one `git diff-index`. It fails closed: every error exits non-zero
+with a message, so git stops the commit rather than letting it through unchecked.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.cli.fast import error_text
+from gitcorrex.errors import CorrexError, ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.hooks.commit_check import CommitCheck
+    from gitcorrex.hooks.push_check import BlockedCommit
+
+HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
+
+
+def run_hook(name: str, args: Sequence[str]) -> int:
+    """Run hook `name` in the current directory; the exit code git acts on."""
+    try:
+        return _run(name, list(args))
+    except CorrexError as exc:
+        sys.stderr.write(error_text(exc))
+        sys.stderr.write(f"git correx: {name}: stopped, because the check could not run\n")
+        return int(exc.exit_code)
+    except ImportError as exc:
+        sys.stderr.write(f"git correx: {name}: {sys.executable} cannot import what the check "
+                         f"needs ({exc}); stopped\n  hint: reinstall git-correx for it, or run "
+                         "`git correx hooks install` with the Python that has it\n")
+        return ExitCode.UNAVAILABLE
+    except KeyboardInterrupt:
+        sys.stderr.write("git correx: interrupted\n")
+        return ExitCode.INTERRUPTED
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        sys.stderr.write(f"git correx: {name}: internal error (a bug; please report the "
+                         "traceback above); stopped\n")
+        return ExitCode.INTERNAL
+
+
+def _run(name: str, args: list[str]) -> int:
+    from gitcorrex.git.repository import discover_with_git
+
+    if name not in HOOK_NAMES:
+        raise UsageError(f"unknown hook {name!r}", hint=f"one of: {', '.join(HOOK_NAMES)}")
+    repo = discover_with_git(Path.cwd())
+    if name == "pre-push":
+        return _pre_push(repo, args)
+    from gitcorrex.hooks.commit_check import check_commit
+
+    check = check_commit(repo, hook=name)
+    if not check.blocked:
+        return ExitCode.OK
+    from gitcorrex.hooks.record import record_commit_block
+    from gitcorrex.provenance import current_provenance
+
+    event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
+    sys.stderr.write(commit_block_text(check, event.id))
+    return ExitCode.CHECK_FAILED
+
+
+def _pre_push(repo: Repository, args: list[str]) -> int:
+    from gitcorrex.hooks.push_check import check_push, parse_updates
+
+    remote = args[0] if args else "origin"
+    result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()))
+    if not result.blocked:
+        return ExitCode.OK
+    from gitcorrex.hooks.record import record_push_block
+    from gitcorrex.provenance import current_provenance
+
+    provenance = current_provenance(repo)
+    for blocked in result.blocked:
+        event = record_push_block(repo, blocked, stage=result.stage, clock=_now,
+                                  provenance=provenance)
+        sys.stderr.write(push_block_text(blocked, event.id))
+    return ExitCode.CHECK_FAILED
+
+
+def commit_block_text(check: CommitCheck, event_id: str) -> str:
+    """Every violation with its fix, then where the manifest came from and the record."""
+    lines = [f"git correx: {check.hook}: blocked: {len(check.violations)} path(s) outside "
+             f"the write manifest of stage {check.stage!r} (from .correx.toml at HEAD):"]
+    lines += [f"  {violation.describe()}" for violation in check.violations]
+    lines.append("  the manifest is read from HEAD: editing .correx.toml in this commit does "
+                 "not widen it; unstage a path with `git restore --staged PATH`")
+    lines.append(f"  recorded: tool_call_assessed {event_id}")
+    return "\n".join(lines) + "\n"
+
+
+def push_block_text(blocked: BlockedCommit, event_id: str) -> str:
+    lines = [f"git correx: pre-push: blocked: commit {blocked.commit} for "
+             f"{blocked.remote_ref}: {len(blocked.violations)} path(s) outside the write "
+             f"manifest of {blocked.manifest.source}:"]
+    lines += [f"  {violation.describe()}" for violation in blocked.violations]
+    lines.append(f"  recorded: tool_call_assessed {event_id}")
+    return "\n".join(lines) + "\n"
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)

@@ -1,0 +1,109 @@
+"""The pre-commit (and pre-merge-commit) check: the tree git is about to commit, against
+the manifest HEAD declares for the selected stage.
+
+git hands the hook the index it will commit in GIT_INDEX_FILE (a temporary one for
+`git commit -a` and `git commit <path>`); `staged_changes` reads exactly that index, with
+rename detection off, submodules never ignored, no user diff configuration, raw bytes.
+The manifest comes from HEAD, never from the index, so a commit cannot widen its own scope
+(an edit of `.correx.toml` is itself a path the manifest must allow).
+
+Speed (benchmarks/bench_hook.py): with no stage selected the check costs one `git config`.
+Otherwise git reads HEAD and diffs the index on a thread while this process imports the
+matcher (pathspec: ~35 ms, about as long as the diff of 10,000 paths), and neither
+pydantic nor pygit2 is imported unless a profile must be validated for the first time
+(see manifest_cache) or a block is recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from gitcorrex.git.changes import PathChange, staged_changes
+from gitcorrex.git.hookdirs import git_config
+from gitcorrex.git.objects import ObjectInfo, lookup_objects
+from gitcorrex.git.repository import Repository
+from gitcorrex.hooks.status import STAGE_CONFIG
+
+if TYPE_CHECKING:
+    from gitcorrex.manifest.check import Violation
+    from gitcorrex.manifest.spec import Manifest
+
+PROFILE_NAME = ".correx.toml"  # profiles.load.PROFILE_NAME, without importing pydantic
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class CommitCheck:
+    """The verdict on one commit in progress; `violations` empty means ALLOW.
+    `manifest` is None when no stage is selected (nothing is checked)."""
+
+    hook: str
+    stage: str | None
+    manifest: Manifest | None
+    base_tree: str | None
+    violations: list[Violation]
+
+    @property
+    def blocked(self) -> bool:
+        return bool(self.violations)
+
+
+@dataclass(frozen=True)
+class _Base:
+    tree: str | None
+    profile: ObjectInfo | None
+    changes: list[PathChange]
+
+
+def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
+    """Check the index git would commit against HEAD's manifest for `correx.stage`.
+
+    No stage → ALLOW without reading anything else. A stage HEAD cannot provide (unborn
+    HEAD, no profile, no such stage, invalid profile) → ConfigError (exit 2): the hook never
+    silently stops enforcing.
+    """
+    stage = git_config(repo, STAGE_CONFIG) or None
+    if stage is None:
+        return CommitCheck(hook, None, None, None, [])
+    pending = _in_background(lambda: _read_base(repo))
+    from gitcorrex.hooks.manifest_cache import base_manifest
+    from gitcorrex.manifest.check import check_changes
+
+    base = pending()
+    manifest = base_manifest(repo, base_tree=base.tree, profile=base.profile,
+                             base_label="HEAD", stage=stage)
+    violations = [] if manifest.unrestricted else check_changes(base.changes, manifest)
+    return CommitCheck(hook, stage, manifest, base.tree, violations)
+
+
+def _read_base(repo: Repository) -> _Base:
+    """HEAD's tree, the profile blob in it, and what the index changes against that tree."""
+    head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
+    tree = head.oid if head is not None else None
+    return _Base(tree, profile, staged_changes(repo, base_tree=tree))
+
+
+def _in_background(func: Callable[[], T]) -> Callable[[], T]:
+    """Run `func` on a thread; the returned waiter gives its result or re-raises its error."""
+    outcome: list[tuple[T | None, BaseException | None]] = []
+
+    def target() -> None:
+        try:
+            outcome.append((func(), None))
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome.append((None, exc))
+
+    thread = threading.Thread(target=target, name="correx-hook-base", daemon=True)
+    thread.start()
+
+    def wait() -> T:
+        thread.join()
+        value, error = outcome[0]
+        if error is not None:
+            raise error
+        return value  # type: ignore[return-value]
+
+    return wait

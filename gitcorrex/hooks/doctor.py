@@ -1,0 +1,131 @@
+"""`git correx doctor`: prove that git will run our hooks, in every worktree.
+
+git silently skips a hook that is missing or not executable, and runs none at all when
+`core.hooksPath` points at `/dev/null` or an empty directory; a hook whose pinned
+interpreter is gone fails every commit. Each finding names what is wrong and the fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from gitcorrex.git.hookdirs import list_worktrees
+from gitcorrex.git.repository import Repository
+from gitcorrex.hooks.interpreter import probe_interpreter
+from gitcorrex.hooks.layout import COMMIT_HOOKS
+from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
+from gitcorrex.hooks.status import STAGE_CONFIG, HookFile, HooksStatus, hooks_status
+
+INSTALL = "git correx hooks install"
+FAIL, WARN, INFO, OK = "fail", "warn", "info", "ok"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """`level`: fail (git would not run the check), warn, info or ok."""
+
+    level: str
+    worktree: str
+    subject: str
+    message: str
+    fix: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    findings: list[Finding]
+
+    @property
+    def ok(self) -> bool:
+        return not any(finding.level == FAIL for finding in self.findings)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"ok": self.ok, "findings": [finding.as_dict() for finding in self.findings]}
+
+
+def diagnose(repo: Repository) -> DoctorReport:
+    """Findings for every worktree of the repository (the main one first)."""
+    findings: list[Finding] = []
+    for worktree in list_worktrees(repo):
+        if worktree.bare:
+            continue
+        if not worktree.path.is_dir():
+            findings.append(Finding(WARN, str(worktree.path), "worktree", "missing on disk",
+                                    "git worktree prune"))
+            continue
+        findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path))
+    return DoctorReport(findings)
+
+
+def _worktree_findings(where: str, status: HooksStatus) -> list[Finding]:
+    if status.hooks_path is not None and Path(status.hooks_dir) == Path("/dev/null"):
+        return [Finding(FAIL, where, HOOKS_PATH_CONFIG, "is /dev/null: git runs no hooks here",
+                        f"git config --unset {HOOKS_PATH_CONFIG} && {INSTALL}")]
+    findings = [Finding(INFO, where, "hooks", f"git runs hooks from {status.hooks_dir}"
+                        + (f" ({HOOKS_PATH_CONFIG}={status.hooks_path})"
+                           if status.hooks_path else ""))]
+    for hook in status.hooks:
+        findings += _hook_findings(where, hook, inside=status.inside)
+    if status.stage is None:
+        findings.append(Finding(INFO, where, STAGE_CONFIG, "no stage selected: the hooks allow "
+                                "every commit", f"git config {STAGE_CONFIG} STAGE"))
+    else:
+        findings.append(Finding(OK, where, STAGE_CONFIG, f"stage {status.stage!r} is enforced"))
+    return findings
+
+
+def _hook_findings(where: str, hook: HookFile, *, inside: bool) -> list[Finding]:
+    required = hook.name in COMMIT_HOOKS
+    missing_level = FAIL if required else INFO
+    if hook.state == "absent":
+        fix = INSTALL if required else f"{INSTALL} --pre-push"
+        return [Finding(missing_level, where, hook.name, f"no hook at {hook.path}", fix)]
+    if hook.state == "not-a-file":
+        return [Finding(missing_level, where, hook.name, f"{hook.path} is not a regular file",
+                        f"move it away, then {INSTALL}")]
+    if hook.state == "foreign":
+        return [_foreign_finding(where, hook, inside=inside, level=missing_level)]
+    return _installed_findings(where, hook)
+
+
+def _foreign_finding(where: str, hook: HookFile, *, inside: bool, level: str) -> Finding:
+    if hook.calls_correx:
+        level = FAIL if not hook.executable else OK
+        return Finding(level, where, hook.name, f"{hook.path} runs git correx from a line added "
+                       "by hand" + ("" if hook.executable else ", but is not executable"),
+                       None if hook.executable else f"chmod +x {hook.path}")
+    fix = (f"{INSTALL} (it keeps this hook and runs it first)" if inside
+           else f"add the line `{INSTALL}` prints to this hook")
+    return Finding(level, where, hook.name,
+                   f"{hook.path} is not git correx's hook (no marker line)", fix)
+
+
+def _installed_findings(where: str, hook: HookFile) -> list[Finding]:
+    findings = []
+    if not hook.executable:
+        findings.append(Finding(FAIL, where, hook.name, f"{hook.path} is not executable: "
+                                "git skips it", f"chmod +x {hook.path} (or {INSTALL})"))
+    if hook.state == "outdated":
+        findings.append(Finding(WARN, where, hook.name, f"hook version {hook.version} is "
+                                "older than this git correx's", INSTALL))
+    if hook.chained is not None and not hook.chained_present:
+        findings.append(Finding(FAIL, where, hook.name, f"the chained hook {hook.chained} is "
+                                "missing: every run fails", f"restore it, or {INSTALL}"))
+    findings.append(_interpreter_finding(where, hook))
+    return findings
+
+
+def _interpreter_finding(where: str, hook: HookFile) -> Finding:
+    if hook.python is None:
+        return Finding(FAIL, where, hook.name, "the hook names no interpreter", INSTALL)
+    probe = probe_interpreter(hook.python)
+    if not probe.ok:
+        return Finding(FAIL, where, hook.name, f"interpreter {hook.python}: {probe.problem}",
+                       f"run `{INSTALL}` with the Python that has git correx")
+    chained = f", runs {hook.chained} first" if hook.chained else ""
+    return Finding(OK, where, hook.name, f"installed v{hook.version} at {hook.path}{chained}; "
+                   f"{hook.python} imports gitcorrex {probe.version} from {probe.location}")

@@ -1,0 +1,88 @@
+"""The manifest in force at a trusted base, with validation remembered per profile blob.
+
+`manifest_at` validates the whole profile with pydantic (and reads it through libgit2):
+about 150 ms of imports that every commit would pay, for a file that rarely changes. A
+profile blob is immutable, so once `manifest_at` has accepted blob X for stage S, the
+answer for (X, S) never changes: we keep it under the git directory
+(`correx/manifests/<blob>.<stage>.json`) and build the identical `Manifest` from it. An
+invalid profile is never cached, so its error is reported on every run; a cache file that
+does not parse or names another blob, stage or git correx version is ignored.
+
+The cache is as trustworthy as the hooks directory next to it: whoever can write there can
+also delete the hook. The range check in CI reads the profile afresh and is the real gate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from contextlib import suppress
+from pathlib import Path
+
+from gitcorrex import __version__
+from gitcorrex.git.objects import ObjectInfo
+from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.spec import Manifest
+
+CACHE_DIR = ("correx", "manifests")
+CACHE_FORMAT = 1
+_SAFE_STAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def base_manifest(repo: Repository, *, base_tree: str | None, profile: ObjectInfo | None,
+                  base_label: str, stage: str) -> Manifest:
+    """The `writes` of `stage` in the profile `profile` found in `base_tree`.
+
+    Same result and same errors as `manifest_at` (which it calls on a cache miss).
+    """
+    path = _cache_path(repo, profile, stage)
+    cached = _read_cache(path, profile, stage) if path else None
+    if cached is not None:
+        return cached
+    from gitcorrex.manifest.trusted import manifest_at
+
+    manifest = manifest_at(repo, base_tree=base_tree, base_label=base_label, stage=stage)
+    if path is not None and profile is not None:
+        _write_cache(path, profile.oid, stage, manifest)
+    return manifest
+
+
+def _cache_path(repo: Repository, profile: ObjectInfo | None, stage: str) -> Path | None:
+    """Only a blob profile and a stage name that is safe as a file name are cached."""
+    if profile is None or profile.kind != "blob" or not _SAFE_STAGE.match(stage):
+        return None
+    return repo.common_dir.joinpath(*CACHE_DIR, f"{profile.oid}.{stage}.json")
+
+
+def _read_cache(path: Path, profile: ObjectInfo | None, stage: str) -> Manifest | None:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    expected = {"format": CACHE_FORMAT, "correx": __version__,
+                "profile": profile.oid if profile else None, "stage": stage}
+    if not isinstance(data, dict) or any(data.get(k) != v for k, v in expected.items()):
+        return None
+    writes, source = data.get("writes"), data.get("source")
+    if not isinstance(source, str) or not isinstance(writes, list) or not all(
+            isinstance(pattern, str) for pattern in writes):
+        return None
+    return Manifest(tuple(writes), source)
+
+
+def _write_cache(path: Path, blob: str, stage: str, manifest: Manifest) -> None:
+    """Best effort: a read-only git directory only means no cache (atomic rename)."""
+    record = {"format": CACHE_FORMAT, "correx": __version__, "profile": blob, "stage": stage,
+              "source": manifest.source, "writes": list(manifest.patterns)}
+    with suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".manifest-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle, sort_keys=True)
+            os.replace(temp, path)
+        finally:
+            with suppress(FileNotFoundError):
+                os.unlink(temp)

@@ -1,0 +1,51 @@
+"""Recording a hook's BLOCK as one `tool_call_assessed` event per blocked tree.
+
+The subject is the tree that was about to be committed (`git write-tree` on the index git
+handed the hook) or, for a push, the blocked commit's tree; `paths` lists the violations.
+Imported only when something is blocked: it brings in pydantic and pygit2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from gitcorrex.git.objects import lookup_objects, write_index_tree
+from gitcorrex.git.repository import Repository
+from gitcorrex.hooks.commit_check import CommitCheck
+from gitcorrex.hooks.push_check import BlockedCommit
+from gitcorrex.manifest.check import Violation
+from gitcorrex.manifest.paths import printable_path
+from gitcorrex.manifest.record import record_assessment
+from gitcorrex.model.assessment import PathVerdict, Rule
+from gitcorrex.model.events import Provenance, RecordedEvent
+
+
+def record_commit_block(repo: Repository, check: CommitCheck, *,
+                        clock: Callable[[], datetime],
+                        provenance: Provenance) -> RecordedEvent:
+    """One event on the tree the blocked commit would have recorded."""
+    assert check.manifest is not None, "only a checked commit can be blocked"
+    return record_assessment(
+        repo, tree=write_index_tree(repo), origin=check.hook, action="commit",
+        manifest=check.manifest, verdicts=path_verdicts(check.violations), session=None,
+        stage=check.stage, commit=None, clock=clock, provenance=provenance)
+
+
+def record_push_block(repo: Repository, blocked: BlockedCommit, *, stage: str | None,
+                      clock: Callable[[], datetime],
+                      provenance: Provenance) -> RecordedEvent:
+    """One event on a blocked pushed commit's tree, naming the commit."""
+    (tree,) = lookup_objects(repo, [f"{blocked.commit}^{{tree}}"])
+    assert tree is not None, "a commit listed by rev-list has a tree"
+    return record_assessment(
+        repo, tree=tree.oid, origin="pre-push", action="push", manifest=blocked.manifest,
+        verdicts=path_verdicts(blocked.violations), session=None, stage=stage,
+        commit=blocked.commit, clock=clock, provenance=provenance)
+
+
+def path_verdicts(violations: list[Violation]) -> list[PathVerdict]:
+    """Paths are stored printable (undecodable bytes as `\\xNN`): JSON holds only text."""
+    return [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
+                        detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")
+            for v in violations]
