@@ -7,6 +7,8 @@ so GIT_INDEX_FILE is unset, as after a plain `git add`). Whole processes, round-
     baseline  git diff-index --cached -r -z --no-renames HEAD | python match.py '/src/**'
     correx    git-correx hook run pre-commit        (with `git config correx.stage implement`)
 
+plus the installed `.git/hooks/pre-commit` itself (sh, then the pinned interpreter's launcher),
+which is what `git commit` actually pays.
 `match.py` is the ten-line script below: split the NUL-separated raw diff, match every path
 with `pathspec.GitIgnoreSpec`, exit 1 if one is outside. Both run on the same interpreter.
 Prints a Markdown table of medians and exits 1 when correx's median exceeds `--max-ratio`
@@ -62,6 +64,8 @@ def prepare(workdir: Path, files: int, staged: int) -> Path:
     git(repo, "add", "-u")
     git(repo, "config", "correx.stage", "implement")
     (repo / ".git" / "match.py").write_text(MATCH_PY)
+    subprocess.run([sys.executable, "-m", "gitcorrex", "hooks", "install"], cwd=repo,
+                   check=True, capture_output=True)
     return repo
 
 
@@ -72,6 +76,7 @@ def commands_to_time() -> dict[str, list[str] | str]:
     return {
         BASELINE: pipeline,
         CORREX: correx_argv(),
+        "installed .git/hooks/pre-commit (as git runs it)": [".git/hooks/pre-commit"],
         "python -m gitcorrex hook run pre-commit": [sys.executable, "-m", "gitcorrex", "hook",
                                                     "run", "pre-commit"],
         "git diff-index alone": "git diff-index --cached -r -z --no-renames HEAD >/dev/null",

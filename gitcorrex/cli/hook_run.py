@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,9 +17,11 @@ from gitcorrex.cli.fast import error_text
 from gitcorrex.errors import CorrexError, ExitCode, UsageError
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from gitcorrex.git.repository import Repository
     from gitcorrex.hooks.commit_check import CommitCheck
-    from gitcorrex.hooks.push_check import BlockedCommit
+    from gitcorrex.hooks.push_check import BlockedUpdate
 
 HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
 
@@ -83,9 +84,8 @@ def _pre_push(repo: Repository, args: list[str]) -> int:
 
     provenance = current_provenance(repo)
     for blocked in result.blocked:
-        event = record_push_block(repo, blocked, stage=result.stage, clock=_now,
-                                  provenance=provenance)
-        sys.stderr.write(push_block_text(blocked, event.id))
+        events = record_push_block(repo, blocked, clock=_now, provenance=provenance)
+        sys.stderr.write(push_block_text(blocked, remote, [event.id for event in events]))
     return ExitCode.CHECK_FAILED
 
 
@@ -100,14 +100,19 @@ def commit_block_text(check: CommitCheck, event_id: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def push_block_text(blocked: BlockedCommit, event_id: str) -> str:
-    lines = [f"git correx: pre-push: blocked: commit {blocked.commit} for "
-             f"{blocked.remote_ref}: {len(blocked.violations)} path(s) outside the write "
-             f"manifest of {blocked.manifest.source}:"]
-    lines += [f"  {violation.describe()}" for violation in blocked.violations]
-    lines.append(f"  recorded: tool_call_assessed {event_id}")
-    return "\n".join(lines) + "\n"
+def push_block_text(blocked: BlockedUpdate, remote: str, event_ids: list[str]) -> str:
+    """The range check's report for one ref update, as `git correx check` prints it."""
+    from gitcorrex.cli.check_cmd import render_text
+
+    report = blocked.report
+    head = (f"git correx: pre-push: blocked: {blocked.update.local_ref} to {remote}'s "
+            f"{blocked.update.remote_ref} ({report.base[:12]}..{report.head[:12]}):\n")
+    body = "".join(f"  {line}\n" for line in render_text(report).splitlines())
+    recorded = "".join(f"  recorded: tool_call_assessed {event_id}\n" for event_id in event_ids)
+    return head + body + recorded
 
 
 def _now() -> datetime:
+    from datetime import datetime, timezone
+
     return datetime.now(timezone.utc)

@@ -2,8 +2,12 @@
 the manifest HEAD declares for the selected stage.
 
 git hands the hook the index it will commit in GIT_INDEX_FILE (a temporary one for
-`git commit -a` and `git commit <path>`); `staged_changes` reads exactly that index, with
-rename detection off, submodules never ignored, no user diff configuration, raw bytes.
+`git commit -a` and `git commit <path>`); the diff is `staged_changes`' own (exactly that
+index, rename detection off, submodules never ignored, no user diff configuration, raw
+bytes). The verdict is `check_changes`': a path is a violation exactly when it is not
+canonical or the manifest does not allow it, so when every path passes those two tests the
+commit is allowed without building a record per path; otherwise `check_changes` describes
+each violation (renames labelled, change types named).
 The manifest comes from HEAD, never from the index, so a commit cannot widen its own scope
 (an edit of `.correx.toml` is itself a path the manifest must allow).
 
@@ -21,17 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from gitcorrex.git.changes import PathChange, staged_changes
+from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
-from gitcorrex.hooks.status import STAGE_CONFIG
+from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
+from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
     from gitcorrex.manifest.spec import Manifest
 
-PROFILE_NAME = ".correx.toml"  # profiles.load.PROFILE_NAME, without importing pydantic
 T = TypeVar("T")
 
 
@@ -55,7 +59,7 @@ class CommitCheck:
 class _Base:
     tree: str | None
     profile: ObjectInfo | None
-    changes: list[PathChange]
+    raw_diff: bytes
 
 
 def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
@@ -71,19 +75,25 @@ def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
     pending = _in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
     from gitcorrex.manifest.check import check_changes
+    from gitcorrex.manifest.paths import path_problem
 
     base = pending()
     manifest = base_manifest(repo, base_tree=base.tree, profile=base.profile,
                              base_label="HEAD", stage=stage)
-    violations = [] if manifest.unrestricted else check_changes(base.changes, manifest)
+    if manifest.unrestricted or all(path_problem(path) is None and
+                                    manifest.allows(path, gitlink=gitlink)
+                                    for path, gitlink in raw_paths(base.raw_diff)):
+        return CommitCheck(hook, stage, manifest, base.tree, [])
+    violations = check_changes(parse_raw_diff(base.raw_diff), manifest)
     return CommitCheck(hook, stage, manifest, base.tree, violations)
 
 
 def _read_base(repo: Repository) -> _Base:
-    """HEAD's tree, the profile blob in it, and what the index changes against that tree."""
+    """HEAD's tree, the profile blob in it, and the raw diff of the index against that tree
+    (`staged_changes` = `parse_raw_diff` of these bytes)."""
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     tree = head.oid if head is not None else None
-    return _Base(tree, profile, staged_changes(repo, base_tree=tree))
+    return _Base(tree, profile, staged_raw_diff(repo, base_tree=tree))
 
 
 def _in_background(func: Callable[[], T]) -> Callable[[], T]:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 from gitcorrex.git.hookdirs import list_worktrees
 from gitcorrex.git.repository import Repository
+from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
 from gitcorrex.hooks.layout import COMMIT_HOOKS
 from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
-from gitcorrex.hooks.status import STAGE_CONFIG, HookFile, HooksStatus, hooks_status
+from gitcorrex.hooks.status import HookFile, HooksStatus, hooks_status
 
 INSTALL = "git correx hooks install"
 FAIL, WARN, INFO, OK = "fail", "warn", "info", "ok"

@@ -1,19 +1,19 @@
 """Recording a hook's BLOCK as one `tool_call_assessed` event per blocked tree.
 
 The subject is the tree that was about to be committed (`git write-tree` on the index git
-handed the hook) or, for a push, the blocked commit's tree; `paths` lists the violations.
+handed the hook) or, for a push, each violating commit's tree; `paths` lists the violations.
 Imported only when something is blocked: it brings in pydantic and pygit2.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from gitcorrex.git.objects import lookup_objects, write_index_tree
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks.commit_check import CommitCheck
-from gitcorrex.hooks.push_check import BlockedCommit
+from gitcorrex.hooks.push_check import BlockedUpdate
 from gitcorrex.manifest.check import Violation
 from gitcorrex.manifest.paths import printable_path
 from gitcorrex.manifest.record import record_assessment
@@ -32,19 +32,24 @@ def record_commit_block(repo: Repository, check: CommitCheck, *,
         stage=check.stage, commit=None, clock=clock, provenance=provenance)
 
 
-def record_push_block(repo: Repository, blocked: BlockedCommit, *, stage: str | None,
+def record_push_block(repo: Repository, blocked: BlockedUpdate, *,
                       clock: Callable[[], datetime],
-                      provenance: Provenance) -> RecordedEvent:
-    """One event on a blocked pushed commit's tree, naming the commit."""
-    (tree,) = lookup_objects(repo, [f"{blocked.commit}^{{tree}}"])
-    assert tree is not None, "a commit listed by rev-list has a tree"
-    return record_assessment(
-        repo, tree=tree.oid, origin="pre-push", action="push", manifest=blocked.manifest,
-        verdicts=path_verdicts(blocked.violations), session=None, stage=stage,
-        commit=blocked.commit, clock=clock, provenance=provenance)
+                      provenance: Provenance) -> list[RecordedEvent]:
+    """One event per violating pushed commit, on its tree, naming the commit (or, when only
+    the net diff has violations, one on the pushed commit's tree)."""
+    report = blocked.report
+    found = [(commit.tree, commit.sha, commit.violations) for commit in report.violating]
+    if not found:
+        (tree,) = lookup_objects(repo, [f"{report.head}^{{tree}}"])
+        assert tree is not None, "the pushed commit exists"
+        found = [(tree.oid, report.head, report.net)]
+    return [record_assessment(
+        repo, tree=tree_oid, origin="pre-push", action="push", manifest=report.manifest,
+        verdicts=path_verdicts(violations), session=None, stage=report.stage, commit=sha,
+        clock=clock, provenance=provenance) for tree_oid, sha, violations in found]
 
 
-def path_verdicts(violations: list[Violation]) -> list[PathVerdict]:
+def path_verdicts(violations: Sequence[Violation]) -> list[PathVerdict]:
     """Paths are stored printable (undecodable bytes as `\\xNN`): JSON holds only text."""
     return [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
                         detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")

@@ -9,10 +9,9 @@ from pathlib import Path
 
 from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.repository import Repository
+from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.layout import ALL_HOOKS, HOOK_VERSION, read_script
 from gitcorrex.hooks.location import locate_hooks
-
-STAGE_CONFIG = "correx.stage"  # the key manifest/trusted.py reads (a test keeps them equal)
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+import gitcorrex.hooks
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.repository import Repository, discover_with_git
-from gitcorrex.hooks import commit_check, manifest_cache, status
+from gitcorrex.hooks import manifest_cache
 from gitcorrex.hooks.manifest_cache import base_manifest
 from gitcorrex.manifest import trusted
 from gitcorrex.manifest.spec import Manifest
@@ -93,8 +94,8 @@ def test_allow_path_imports_neither_pydantic_nor_pygit2_nor_click(hooked: Path) 
 
 
 def test_hook_constants_match_their_owners() -> None:
-    assert status.STAGE_CONFIG == trusted.STAGE_CONFIG
-    assert commit_check.PROFILE_NAME == load.PROFILE_NAME
+    assert gitcorrex.hooks.STAGE_CONFIG == trusted.STAGE_CONFIG
+    assert gitcorrex.hooks.PROFILE_NAME == load.PROFILE_NAME
 
 
 def test_profile_edit_is_validated_again(hooked: Path) -> None:
