@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from gitcorrex.model.assessment import ASSESSMENT_KIND, AssessmentFields
 from gitcorrex.model.events import Actor, ToolVersions
+from gitcorrex.model.grounding import GROUNDING_KIND, GroundingFields
 from gitcorrex.model.plan_events import (
     AUTHORIZED_KIND,
     LOCKED_KIND,
@@ -58,6 +59,7 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     AUTHORIZED_KIND: PlanAuthorizedFields,
     LOCKED_KIND: PlanLockedFields,
     SESSION_STARTED_KIND: SessionStartedFields,
+    GROUNDING_KIND: GroundingFields,
     ASSESSMENT_KIND: AssessmentFields,
 }
 

@@ -1,0 +1,76 @@
+"""`git correx plan ground`: a plan's assumptions against the current state key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.plan.grounding.usecase import GroundingOutcome
+
+
+@click.command()
+@click.argument("plan_file", metavar="PLAN", type=click.Path(path_type=Path, dir_okay=False))
+@json_option
+def ground(plan_file: Path, as_json: bool) -> int:
+    """Check declared writes, referenced paths and symbols, build prerequisites and step
+    ordering against the current state tree; record `plan_grounding_evaluated`.
+
+    Exit 0 pass, 1 return_to_architect or clarification_required, 2 malformed plan or
+    profile.
+    """
+    from datetime import datetime, timezone
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git.state import StateProbe
+
+    repo = discover_with_git(start_dir())
+    with StateProbe(repo).begin() as probe:  # git keys the workspace while we import
+        from gitcorrex.plan.grounding.usecase import ground_plan
+        from gitcorrex.provenance import current_provenance
+
+        provenance = current_provenance(repo)
+        state_key = probe.measure().state_key
+    outcome = ground_plan(repo, start_dir() / plan_file, state_key=state_key,
+                          now=datetime.now(timezone.utc), provenance=provenance)
+    if as_json:
+        emit_json(outcome_document(outcome))
+    else:
+        click.echo(outcome_text(outcome))
+    return outcome.exit_code
+
+
+def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:
+    """The `--json` result: the recorded fields, the state key, the cache counters."""
+    stats = outcome.stats
+    return {**outcome.fields.model_dump(mode="json"), "state_key": outcome.state_key,
+            "index_stats": None if stats is None else vars(stats),
+            "event": outcome.event.model_dump(mode="json")}
+
+
+def outcome_text(outcome: GroundingOutcome) -> str:
+    """What the architect acts on: every finding that does not pass, then a summary."""
+    fields = outcome.fields
+    lines = [f"plan {fields.plan_id} ({fields.plan[:12]}) on state {outcome.state_key[:12]}: "
+             f"{fields.verdict.value}"]
+    for f in fields.findings:
+        if f.route.value == "pass":
+            continue
+        where = f" [{f.step}]" if f.step else ""
+        lines.append(f"  {f.check.value}{where} {f.subject}: {f.status.value} -> "
+                     f"{f.route.value}" + (f": {f.detail}" if f.detail else ""))
+        if f.candidates:
+            lines.append(f"    candidates: {', '.join(f.candidates)}")
+    counts: dict[str, int] = {}
+    for f in fields.findings:
+        counts[f.status.value] = counts.get(f.status.value, 0) + 1
+    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "nothing"
+    lines.append(f"checked {len(fields.findings)} assumption(s): {summary}")
+    if outcome.stats is not None:
+        s = outcome.stats
+        lines.append(f"symbol index: {s.blobs} blob(s), {s.parsed} parsed, {s.reused} cached")
+    return "\n".join(lines)
