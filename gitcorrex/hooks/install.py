@@ -79,12 +79,13 @@ def _install_one(directory: Path, name: str, python: str) -> HookAction:
         _write_atomic(path, render_script(name, python=python, chained=None))
         return HookAction(name, str(path), "installed")
     script = read_script(existing)
-    if script.is_ours:
-        wanted = render_script(name, python=python, chained=script.chained)
+    if script.is_ours:  # keep its chain, unless the chained hook is gone (the fix doctor names)
+        chained = script.chained if _present(directory, script.chained) else None
+        wanted = render_script(name, python=python, chained=chained)
         if existing == wanted and _mode(path) == SCRIPT_MODE:
-            return HookAction(name, str(path), "unchanged", script.chained)
+            return HookAction(name, str(path), "unchanged", chained)
         _write_atomic(path, wanted)
-        return HookAction(name, str(path), "updated", script.chained)
+        return HookAction(name, str(path), "updated", chained)
     chained = chained_name(name, set(os.listdir(directory)))
     temp = _prepare(path, render_script(name, python=python, chained=chained))
     try:
@@ -104,13 +105,16 @@ def _uninstall_one(directory: Path, name: str) -> HookAction:
     script = read_script(existing)
     if not script.is_ours:
         return HookAction(name, str(path), "not-ours")
-    if script.chained is not None:
-        chained = directory / script.chained
-        if chained.exists() or chained.is_symlink():
-            os.replace(chained, path)
-            return HookAction(name, str(path), "restored", script.chained)
+    if _present(directory, script.chained):
+        os.replace(directory / str(script.chained), path)
+        return HookAction(name, str(path), "restored", script.chained)
     path.unlink()
     return HookAction(name, str(path), "removed")
+
+
+def _present(directory: Path, name: str | None) -> bool:
+    """Whether hook file `name` exists in `directory` (a dangling symlink counts)."""
+    return name is not None and ((directory / name).exists() or (directory / name).is_symlink())
 
 
 def _read_hook(path: Path) -> bytes | None:

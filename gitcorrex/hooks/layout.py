@@ -48,8 +48,8 @@ def render_script(name: str, *, python: str, chained: str | None) -> bytes:
     name filled in, shell-quoted. The interpreter path is kept as given (a venv's `python`
     is a symlink whose location selects the venv: resolving it would lose the venv)."""
     text = template_text(name)
+    text = text.replace("@CHAINED@", shlex.quote(chained or ""), 1)  # ours: no placeholder
     text = text.replace("@PYTHON@", shlex.quote(python), 1)
-    text = text.replace("@CHAINED@", shlex.quote(chained or ""), 1)
     return text.encode("utf-8", "surrogateescape")
 
 

@@ -186,3 +186,14 @@ def test_shipped_templates_equal_the_top_level_hooks_directory() -> None:
         packaged = REPO_ROOT / "gitcorrex" / "hooks" / "scripts" / name
         assert top.read_bytes() == packaged.read_bytes(), name
         assert os.access(top, os.X_OK) and os.access(packaged, os.X_OK), name
+
+
+def test_reinstall_drops_a_chain_whose_hook_is_gone(plain: Path, correx: Correx) -> None:
+    foreign_hook(plain)
+    install(plain)
+    hook_path(plain).with_name("pre-commit.correx-chained").unlink()
+    result = correx(plain, "hooks", "install", "--json")
+    assert json.loads(result.stdout)["actions"][0] == {
+        "name": "pre-commit", "path": str(hook_path(plain)), "action": "updated",
+        "chained": None}
+    assert b"hook_chained=''\n" in hook_path(plain).read_bytes()
