@@ -26,8 +26,11 @@ def add(a, b):
     return a - b
 """
 
+# Not the same size as the buggy file: Python trusts a cached .pyc whose source has the
+# same size and mtime, and the demo edits the file within the second it was compiled.
 FIXED_CALC = """\
 def add(a, b):
+    \"\"\"Sum of a and b.\"\"\"
     return a + b
 """
 

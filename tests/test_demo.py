@@ -1,0 +1,33 @@
+"""`git correx demo`, the first command a newcomer runs, works end to end."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import CliResult
+
+
+def test_demo_fails_then_passes_then_shows_and_replays(
+    tmp_path: Path, correx: Callable[..., CliResult]
+) -> None:
+    result = correx(tmp_path, "demo")
+    assert result.code == 0, result
+    out = result.stdout
+    assert out.index("fail: command 'test' exited 1") < out.index("pass: expectation 'test'")
+    assert "$ git correx replay" in out
+    assert out.count("✓ pass test") == 2  # show, then replay
+    assert "✗ fail test" in out
+
+
+def test_demo_keep_leaves_a_repository_to_explore(
+    tmp_path: Path, correx: Callable[..., CliResult]
+) -> None:
+    result = correx(tmp_path, "demo", "--keep")
+    assert result.code == 0, result
+    kept = Path(result.stdout.strip().splitlines()[-1].split()[1])
+    try:
+        assert (kept / ".correx.toml").is_file() and (kept / ".git").is_dir()
+    finally:
+        shutil.rmtree(kept.parent, ignore_errors=True)
