@@ -2,8 +2,8 @@
 
 `list_tree` walks a tree once and returns every non-tree entry with its blob id and mode
 (the exact path list of a state key). `read_blobs` reads many blobs on one handle.
-`write_flat_tree` / `read_flat_tree` store a small set of named blobs as one tree object
-(the symbol index cache), writing only the blobs the object database does not hold yet.
+`write_flat_tree` / `flat_tree_entries` store and list a set of named blobs as one tree
+object (the symbol index), writing only the blobs the object database does not hold yet.
 """
 
 from __future__ import annotations
@@ -135,13 +135,18 @@ def write_local_state(repo: Repository, name: str, text: str) -> None:
     """
     import os
     import tempfile
+    from contextlib import suppress
 
     path = local_state_path(repo, name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=f".{name}.", dir=path.parent)
+    except OSError:
+        return
+    try:
         with os.fdopen(fd, "w", encoding="ascii") as handle:
             handle.write(text)
         os.replace(temp, path)
     except OSError:
-        return
+        with suppress(OSError):
+            os.unlink(temp)

@@ -86,7 +86,6 @@ class SymbolIndex:
 class BuiltIndex:
     definitions: Definitions
     leaves: Leaves
-    located: list[tuple[str, Key]]
     incomplete: list[str]
     stats: IndexStats
 
@@ -110,42 +109,61 @@ def locate(entries: Sequence[TreeEntry]) -> list[tuple[str, Key]]:
 def build_index(entries: Sequence[TreeEntry], base: Mapping[Key, BlobSymbols],
                 read: BlobReader, *, cache_source: str = "none", cache_problems: int = 0,
                 workers: int | None = None) -> BuiltIndex:
-    """Index `entries`, parsing only the (language, blob) pairs `base` lacks."""
-    located = locate(entries)
-    keys = sorted({key for _, key in located}, key=lambda key: (key[1], key[0]))
+    """Index `entries`, parsing only the (language, blob) pairs `base` lacks.
+
+    Parsed results are folded into the maps as they arrive, so that work overlaps the
+    workers' parsing of the rest.
+    """
+    paths_of: dict[Key, list[str]] = {}
+    for path, key in locate(entries):
+        paths_of.setdefault(key, []).append(path)
+    keys = sorted(paths_of, key=lambda key: (key[1], key[0]))
     missing = [key for key in keys if key not in base]
-    parsed = dict(zip(missing, parse_blobs(_read_items(missing, read), count=len(missing),
-                                           workers=workers), strict=True))
-    symbols = {key: base[key] if key in base else parsed[key] for key in keys}
+    maps = _Maps()
+    for key in keys:
+        if key in base:
+            maps.add(base[key], paths_of[key])
+    parsed = parse_blobs(_read_items(missing, read), count=len(missing), workers=workers)
+    for key, found in zip(missing, parsed, strict=True):
+        maps.add(found, paths_of[key])
     stats = IndexStats(len(keys), len(missing), len(keys) - len(missing),
                        cache_source if len(missing) < len(keys) else "none", cache_problems)
-    incomplete = [path for path, key in located if not symbols[key].complete]
-    definitions, leaves = build_maps(located, symbols)
-    return BuiltIndex(definitions, leaves, located, incomplete, stats)
+    definitions, leaves = maps.finish()
+    return BuiltIndex(definitions, leaves, sorted(maps.incomplete), stats)
 
 
-def build_maps(located: Sequence[tuple[str, Key]],
-               symbols: Mapping[Key, BlobSymbols]) -> tuple[Definitions, Leaves]:
-    """Name → paths and lower-cased leaf → names, in one pass; both sorted."""
-    definitions: Definitions = {}
-    for path, key in located:
-        for name in symbols[key].names:
-            found = definitions.get(name)
-            if found is None:
-                definitions[name] = [path]
+class _Maps:
+    """Name → paths and lower-cased leaf → names, filled blob by blob, sorted at the end."""
+
+    def __init__(self) -> None:
+        self.definitions: Definitions = {}
+        self.leaves: Leaves = {}
+        self.incomplete: list[str] = []
+
+    def add(self, found: BlobSymbols, paths: list[str]) -> None:
+        if not found.complete:
+            self.incomplete.extend(paths)
+        definitions, leaves = self.definitions, self.leaves
+        for name in found.names:
+            known = definitions.get(name)
+            if known is not None:
+                known.extend(paths)
+                continue
+            definitions[name] = list(paths)
+            leaf = name[name.rfind(".") + 1:].lower()
+            names = leaves.get(leaf)
+            if names is None:
+                leaves[leaf] = [name]
             else:
-                found.append(path)
-    leaves: Leaves = {}
-    for name in definitions:
-        leaf = name[name.rfind(".") + 1:].lower()
-        found = leaves.get(leaf)
-        if found is None:
-            leaves[leaf] = [name]
-        else:
-            found.append(name)
-    for names in leaves.values():
-        names.sort()
-    return definitions, leaves
+                names.append(name)
+
+    def finish(self) -> tuple[Definitions, Leaves]:
+        for paths in self.definitions.values():
+            if len(paths) > 1:
+                paths.sort()
+        for names in self.leaves.values():
+            names.sort()
+        return self.definitions, self.leaves
 
 
 def blob_symbols(definitions: Mapping[str, list[str]], located: Sequence[tuple[str, Key]],

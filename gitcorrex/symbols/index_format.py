@@ -42,11 +42,6 @@ class IndexMeta:
     blobs: int
 
 
-def leaf_key(name: str) -> str:
-    """The last component of a name, lower-cased."""
-    return name[name.rfind(".") + 1:].lower()
-
-
 _SHARDS = {kind: [f"{kind}{n:02x}" for n in range(256)] for kind in (NAMES, BY_LEAF)}
 
 

@@ -43,10 +43,6 @@ class GroundingInput:
             self._symbols.append(self.load_symbols())
         return self._symbols[0]
 
-    @property
-    def symbols_loaded(self) -> bool:
-        return bool(self._symbols)
-
     @cached_property
     def steps(self) -> dict[str, PlanStep]:
         return {step.id: step for step in self.plan.steps}

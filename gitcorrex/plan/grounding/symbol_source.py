@@ -12,7 +12,8 @@ Their bytes are read once per grounding, only when a symbol is unresolved.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Callable, Iterator, Mapping, Set
+from itertools import chain
 from typing import Any
 
 from gitcorrex import ledger
@@ -79,67 +80,36 @@ class SymbolSource:
 
     def _stored_for_tree(self, pointer: Pointer | None) -> tuple[StoredIndex | None, str]:
         tree = self._view.tree
-        candidates = [("tree", pointer.index)] if pointer and pointer.tree == tree else []
-        for source, oid in [*candidates, *(("ledger", o) for o in self._ledger_indexes())]:
+        local = [("tree", pointer.index)] if pointer and pointer.tree == tree else []
+        recorded = (("ledger", oid) for oid in self._ledger_indexes())  # read only if needed
+        for source, oid in chain(local, recorded):
             stored = open_stored(self._repo, oid)
             if stored and stored.meta.tree == tree and stored.meta.extractors == self.versions:
                 return stored, source
             self._problems += 1
         return None, "none"
 
-    def _ledger_indexes(self) -> list[str]:
+    def _ledger_indexes(self) -> Iterator[str]:
         """Indexes earlier groundings of this very tree recorded, newest first."""
         read = ledger.read_subject(self._repo, self._view.tree)
         events = sorted((e for e in read.events if e.kind == GROUNDING_KIND),
                         key=lambda e: (e.at, e.id), reverse=True)
-        return [str(e.field("index")) for e in events if isinstance(e.field("index"), str)]
+        yield from (str(e.field("index")) for e in events if isinstance(e.field("index"), str))
 
     def _open(self, stored: StoredIndex, source: str) -> SymbolIndex:
-        """This tree's stored index, read shard by shard; anything unreadable in it means
-        a full rebuild, from which the rest of this grounding then reads."""
-        shards: dict[str, dict[str, Any]] = {}
-        checked: dict[tuple[str, str], list[str]] = {}
-        leaves: list[frozenset[str]] = []
-        rebuilt: list[BuiltIndex] = []
-
-        def rebuild() -> BuiltIndex:
-            if not rebuilt:
-                self._problems += 1
-                rebuilt.append(self._built(self._parse({}, "none")))
-            return rebuilt[0]
-
-        def entry(kind: str, key: str) -> list[str]:
-            if rebuilt:
-                return _from_built(rebuilt[0], kind, key)
-            if (kind, key) not in checked:
-                shard = shard_of(kind, key)
-                if shard not in shards:
-                    decoded = read_shard(self._repo, stored, shard)
-                    if decoded is None:
-                        return _from_built(rebuild(), kind, key)
-                    shards[shard] = decoded
-                found = checked_entry(shards[shard].get(key, []))
-                if found is None:
-                    return _from_built(rebuild(), kind, key)
-                checked[(kind, key)] = found
-            return checked[(kind, key)]
-
-        def load_leaves() -> Set[str]:
-            if not rebuilt and not leaves:
-                found = read_leaves(self._repo, stored)
-                if found is None:
-                    rebuild()
-                else:
-                    leaves.append(found)
-            return rebuilt[0].leaves.keys() if rebuilt else leaves[0]
-
+        """This tree's stored index, read shard by shard (see `StoredLookup`)."""
+        lookup = StoredLookup(self._repo, stored, self._rebuild)
         blobs = stored.meta.blobs
         self.index_oid = stored.oid
         self.stats = IndexStats(blobs, 0, blobs, source, self._problems)
         return SymbolIndex(incomplete=stored.meta.incomplete,
-                           load_paths=lambda name: entry(NAMES, name),
-                           load_names=lambda leaf: entry(BY_LEAF, leaf),
-                           load_leaves=load_leaves)
+                           load_paths=lambda name: lookup.entry(NAMES, name),
+                           load_names=lambda leaf: lookup.entry(BY_LEAF, leaf),
+                           load_leaves=lookup.leaves)
+
+    def _rebuild(self) -> BuiltIndex:
+        self._problems += 1
+        return self._built(self._parse({}, "none"))
 
     def _build(self, pointer: Pointer | None) -> SymbolIndex:
         base, source = self._base(pointer)
@@ -187,5 +157,50 @@ class SymbolSource:
         return [path for path, data in self._unparsed.items() if needle in data]
 
 
-def _from_built(built: BuiltIndex, kind: str, key: str) -> list[str]:
-    return (built.definitions if kind == NAMES else built.leaves).get(key, [])
+class StoredLookup:
+    """Entries of a stored index, each shard read and each entry checked once. Anything
+    unreadable means one full rebuild, from which every later lookup then reads: a corrupt
+    cache costs a parse, never a finding."""
+
+    def __init__(self, repo: Repository, stored: StoredIndex,
+                 rebuild: Callable[[], BuiltIndex]) -> None:
+        self._repo = repo
+        self._stored = stored
+        self._rebuild = rebuild
+        self._rebuilt: BuiltIndex | None = None
+        self._shards: dict[str, dict[str, Any]] = {}
+        self._entries: dict[tuple[str, str], list[str]] = {}
+        self._leaves: frozenset[str] | None = None
+
+    def entry(self, kind: str, key: str) -> list[str]:
+        """Paths of a name (`NAMES`) or names of a leaf (`BY_LEAF`); [] when none."""
+        if self._rebuilt is None and (kind, key) not in self._entries:
+            shard = shard_of(kind, key)
+            if shard not in self._shards:
+                decoded = read_shard(self._repo, self._stored, shard)
+                if decoded is None:
+                    return self._fallback(kind, key)
+                self._shards[shard] = decoded
+            found = checked_entry(self._shards[shard].get(key, []))
+            if found is None:
+                return self._fallback(kind, key)
+            self._entries[(kind, key)] = found
+        if self._rebuilt is not None:
+            return self._fallback(kind, key)
+        return self._entries[(kind, key)]
+
+    def leaves(self) -> Set[str]:
+        if self._rebuilt is None and self._leaves is None:
+            self._leaves = read_leaves(self._repo, self._stored)
+        if self._leaves is None:
+            return self._rebuilt_index().leaves.keys()
+        return self._leaves
+
+    def _fallback(self, kind: str, key: str) -> list[str]:
+        built = self._rebuilt_index()
+        return (built.definitions if kind == NAMES else built.leaves).get(key, [])
+
+    def _rebuilt_index(self) -> BuiltIndex:
+        if self._rebuilt is None:
+            self._rebuilt = self._rebuild()
+        return self._rebuilt
