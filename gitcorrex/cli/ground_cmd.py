@@ -53,7 +53,10 @@ def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:
 
 
 def outcome_text(outcome: GroundingOutcome) -> str:
-    """What the architect acts on: every finding that does not pass, then a summary."""
+    """What the architect acts on: every finding that does not pass, then a summary (paths
+    with control characters or undecodable bytes are shown escaped)."""
+    from gitcorrex.manifest.paths import printable_path as shown
+
     fields = outcome.fields
     lines = [f"plan {fields.plan_id} ({fields.plan[:12]}) on state {outcome.state_key[:12]}: "
              f"{fields.verdict.value}"]
@@ -61,10 +64,10 @@ def outcome_text(outcome: GroundingOutcome) -> str:
         if f.route.value == "pass":
             continue
         where = f" [{f.step}]" if f.step else ""
-        lines.append(f"  {f.check.value}{where} {f.subject}: {f.status.value} -> "
-                     f"{f.route.value}" + (f": {f.detail}" if f.detail else ""))
+        lines.append(f"  {f.check.value}{where} {shown(f.subject)}: {f.status.value} -> "
+                     f"{f.route.value}" + (f": {shown(f.detail)}" if f.detail else ""))
         if f.candidates:
-            lines.append(f"    candidates: {', '.join(f.candidates)}")
+            lines.append(f"    candidates: {', '.join(map(shown, f.candidates))}")
     counts: dict[str, int] = {}
     for f in fields.findings:
         counts[f.status.value] = counts.get(f.status.value, 0) + 1

@@ -108,3 +108,15 @@ def test_lock_accepts_a_pass_grounding_and_refuses_a_stale_one(fixture_repo: Pat
     assert run_correx(fixture_repo, "plan", "ground", plan).code == 0
     locked = run_correx(fixture_repo, "plan", "lock", plan)
     assert locked.code == 0, locked
+
+
+def test_non_utf8_paths_are_recorded_and_printed_escaped(fixture_repo: Path,
+                                                         tmp_path: Path) -> None:
+    (fixture_repo / "src").joinpath(b"r\xe9try.py".decode("utf-8", "surrogateescape")
+                                    ).write_text("def retry():\n    pass\n")
+    plan = write_plan(tmp_path / "plans", [step(references=["src/retry.py"],
+                                                symbols=["retry"])])
+    result = run_correx(fixture_repo, "plan", "ground", str(plan))
+    assert result.code == 1, result
+    assert "candidates: src/r\\xe9try.py" in result.stdout
+    assert run_correx(fixture_repo, "replay").code == 0
