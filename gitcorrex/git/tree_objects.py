@@ -8,7 +8,7 @@ object (the symbol index), writing only the blobs the object database does not h
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -76,6 +76,28 @@ def read_blobs(repo: Repository, oids: Iterable[str]) -> dict[str, bytes]:
             raise UnavailableError(f"blob {oid} is missing from {repo.git_dir}",
                                    hint="run `git fsck`; fetch the objects again") from exc
         found[oid] = data
+    return found
+
+
+_HANDLES: dict[tuple[int, str], pygit2.Repository] = {}
+
+
+def read_blobs_at(git_dir: str, oids: Sequence[str]) -> dict[str, bytes]:
+    """`read_blobs` for a worker process: a handle of its own on the repository at
+    `git_dir` (never one inherited through fork), opened once per process."""
+    import os
+
+    key = (os.getpid(), git_dir)
+    if key not in _HANDLES:
+        _HANDLES[key] = pygit2.Repository(git_dir)
+    odb = _HANDLES[key].odb
+    found: dict[str, bytes] = {}
+    for oid in oids:
+        try:
+            _, found[oid] = odb.read(oid)
+        except (KeyError, ValueError, pygit2.GitError) as exc:
+            raise UnavailableError(f"blob {oid} is missing from {git_dir}",
+                                   hint="run `git fsck`; fetch the objects again") from exc
     return found
 
 

@@ -10,18 +10,15 @@ a time; answers are sorted, so findings never depend on the order anything was p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 from gitcorrex.git.tree_objects import TreeEntry
 from gitcorrex.symbols.extract import BlobSymbols
 from gitcorrex.symbols.index_format import Definitions, Leaves
 from gitcorrex.symbols.languages import language_of
-from gitcorrex.symbols.parse_many import parse_blobs
+from gitcorrex.symbols.parse_many import BlobReader, Key, parse_blobs
 
-READ_CHUNK = 1000
-Key = tuple[str, str]  # (language, blob id)
-BlobReader = Callable[[Sequence[str]], Mapping[str, bytes]]
 Loader = Callable[[str], list[str]]
 
 
@@ -123,7 +120,7 @@ def build_index(entries: Sequence[TreeEntry], base: Mapping[Key, BlobSymbols],
     for key in keys:
         if key in base:
             maps.add(base[key], paths_of[key])
-    parsed = parse_blobs(_read_items(missing, read), count=len(missing), workers=workers)
+    parsed = parse_blobs(missing, read, workers=workers)
     for key, found in zip(missing, parsed, strict=True):
         maps.add(found, paths_of[key])
     stats = IndexStats(len(keys), len(missing), len(keys) - len(missing),
@@ -178,12 +175,3 @@ def blob_symbols(definitions: Mapping[str, list[str]], located: Sequence[tuple[s
     partial = {key_of[path] for path in incomplete if path in key_of}
     return {key: BlobSymbols(tuple(sorted(found)), key not in partial)
             for key, found in names.items()}
-
-
-def _read_items(keys: Sequence[Key], read: BlobReader) -> Iterator[tuple[str, bytes]]:
-    """(language, bytes) for each key, read in chunks so parsing can start early."""
-    for start in range(0, len(keys), READ_CHUNK):
-        chunk = keys[start:start + READ_CHUNK]
-        data = read([oid for _, oid in chunk])
-        for language, oid in chunk:
-            yield language, data[oid]

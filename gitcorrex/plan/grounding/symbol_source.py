@@ -13,13 +13,14 @@ Their bytes are read once per grounding, only when a symbol is unresolved.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Set
+from functools import partial
 from itertools import chain
 from typing import Any
 
 from gitcorrex import ledger
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import list_tree, read_blobs
+from gitcorrex.git.tree_objects import list_tree, read_blobs, read_blobs_at
 from gitcorrex.model.grounding import GROUNDING_KIND
 from gitcorrex.plan.grounding.tree_view import TreeView
 from gitcorrex.symbols.extract import BlobSymbols
@@ -116,8 +117,9 @@ class SymbolSource:
         return self._built(self._parse(base, source)).index()
 
     def _parse(self, base: Mapping[Key, BlobSymbols], source: str) -> BuiltIndex:
-        return build_index(self._view.entries, base, lambda oids: read_blobs(self._repo, oids),
-                           cache_source=source, workers=self._workers)
+        read = partial(read_blobs_at, str(self._repo.common_dir))
+        return build_index(self._view.entries, base, read, cache_source=source,
+                           workers=self._workers)
 
     def _built(self, built: BuiltIndex) -> BuiltIndex:
         """Store a freshly built index and make it the one this grounding reports."""
