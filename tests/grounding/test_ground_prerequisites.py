@@ -61,6 +61,9 @@ def test_prerequisite_written_by_a_step_not_depended_on_returns(ground: Ground) 
     ("./gradlew check", ("build.gradle", "build.gradle.kts", "settings.gradle",
                          "settings.gradle.kts")),
     ("go version", None),
+    ("python -m pip install -e .", ("pyproject.toml", "setup.py", "setup.cfg")),
+    ("pip install -r requirements.txt", None),
+    ("pip install -e '.[test]'", ("pyproject.toml", "setup.py", "setup.cfg")),
     ("npm --prefix web test", None),
     ("cargo test --manifest-path=crates/core/Cargo.toml", None),
 ])

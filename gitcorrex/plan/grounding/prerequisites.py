@@ -3,7 +3,8 @@
 Three sources, per step: the plan's own `prerequisites`; the `requires` of every profile
 command its checks run (setup included); and the manifest the command's tool cannot work
 without (`cargo test` → Cargo.toml, `go test` → go.mod, `npm test` → package.json,
-`mvn` → pom.xml, `gradle` → build.gradle(.kts)...; a command that points its tool at
+`mvn` → pom.xml, `gradle` → build.gradle(.kts), `pip install -e .` → pyproject.toml or
+setup.py...; a command that points its tool at
 another directory is left to its `requires`). Missing from the tree: passes when the step
 or a step it depends on writes it (an explicit bootstrap), returns to the architect when
 only a step it does not depend on writes it, and otherwise needs clarification: nothing
@@ -43,6 +44,7 @@ TOOL_MANIFESTS: dict[str, tuple[tuple[str, ...], frozenset[str] | None]] = {
     "tox": (("tox.ini", "pyproject.toml", "setup.cfg"), None),
     "make": (("Makefile", "makefile", "GNUmakefile"), None),
 }
+PYTHON_PROJECT = ("pyproject.toml", "setup.py", "setup.cfg")
 ELSEWHERE_FLAGS = ("-C", "--prefix", "--manifest-path", "-f", "--file", "-p", "--project",
                    "--dir", "--cwd", "--directory", "-b", "--build-file", "--project-dir")
 
@@ -87,6 +89,8 @@ def tool_manifest(run: str) -> tuple[str, ...] | None:
     if not argv or any(arg.split("=", 1)[0] in ELSEWHERE_FLAGS for arg in argv[1:]):
         return None
     tool = argv[0].rsplit("/", 1)[-1]
+    if tool in ("pip", "pip3") and argv[1:2] == ["install"] and _installs_here(argv[2:]):
+        return PYTHON_PROJECT
     known = TOOL_MANIFESTS.get(tool)
     if known is None:
         return None
@@ -94,6 +98,12 @@ def tool_manifest(run: str) -> tuple[str, ...] | None:
     if subcommands is not None and (len(argv) < 2 or argv[1] not in subcommands):
         return None
     return manifests
+
+
+def _installs_here(args: list[str]) -> bool:
+    """`pip install .`, `pip install -e .`, `--editable=.`: the project in the top level."""
+    return any(arg in (".", "./", "-e.", "--editable=.") or arg.startswith((".[", "-e.["))
+               for arg in args)
 
 
 def _check_need(given: GroundingInput, step: PlanStep, need: Need) -> GroundingFinding:
