@@ -120,3 +120,13 @@ def test_non_utf8_paths_are_recorded_and_printed_escaped(fixture_repo: Path,
     assert result.code == 1, result
     assert "candidates: src/r\\xe9try.py" in result.stdout
     assert run_correx(fixture_repo, "replay").code == 0
+
+
+def test_cli_exit_2_without_a_profile_and_nothing_recorded(fixture_repo: Path,
+                                                            tmp_path: Path) -> None:
+    (fixture_repo / ".correx.toml").unlink()
+    plan = write_plan(tmp_path / "plans", [step()])
+    result = run_correx(fixture_repo, "plan", "ground", str(plan))
+    assert result.code == 2, result
+    assert "git correx init" in result.stderr
+    assert git(fixture_repo, "for-each-ref", "refs/notes/") == ""
