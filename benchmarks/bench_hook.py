@@ -26,7 +26,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from common import IDENTITY, git, make_large_repo, markdown_table, median, time_commands
+from common import (
+    IDENTITY,
+    git,
+    git_version,
+    make_large_repo,
+    markdown_table,
+    median,
+    time_commands,
+)
 
 PATTERNS = ["/src/**"]
 PROFILE = f'version = 1\n\n[stages.implement]\nwrites = {PATTERNS!r}\n'.replace("'", '"')
@@ -104,18 +112,13 @@ def main() -> int:
                             env=env, capture_output=True, check=True).stdout.count(b"\0")
     times = time_commands(commands_to_time(), args.runs, cwd=repo)
     ratio = median(times[CORREX]) / median(times[BASELINE])
-    print(f"{args.files} files, {staged} staged, {args.runs} runs, git {_git_version()}, "
+    print(f"{args.files} files, {staged} staged, {args.runs} runs, git {git_version()}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     print(markdown_table(times, BASELINE))
     print(f"\n{CORREX} = {shlex.join(correx_argv())}")
     print(f"{BASELINE} = {commands_to_time()[BASELINE]}")
     print(f"{CORREX} / pipeline = {ratio:.2f} (limit {args.max_ratio})")
     return 0 if ratio <= args.max_ratio else 1
-
-
-def _git_version() -> str:
-    out = subprocess.run(["git", "--version"], capture_output=True, check=True).stdout
-    return out.decode().removeprefix("git version ").strip()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from common import (
     correx_script,
+    git_version,
     make_large_repo,
     markdown_table,
     median,
@@ -77,18 +78,13 @@ def main() -> int:
     (repo / ".git" / "bench-index").unlink(missing_ok=True)
     ratio = median(times[CORREX]) / median(times[BASELINE])
     print(
-        f"{args.files} files, {args.runs} runs, git {_git_version()}, "
+        f"{args.files} files, {args.runs} runs, git {git_version()}, "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; state key {key}\n"
     )
     print(markdown_table(times, BASELINE))
     print(f"\n{CORREX} = {' '.join(correx_command())}")
     print(f"{CORREX} / pipeline = {ratio:.2f} (limit {args.max_ratio})")
     return 0 if ratio <= args.max_ratio else 1
-
-
-def _git_version() -> str:
-    out = subprocess.run(["git", "--version"], capture_output=True, check=True).stdout
-    return out.decode().removeprefix("git version ").strip()
 
 
 if __name__ == "__main__":

@@ -132,3 +132,9 @@ def standard_args(doc: str, max_ratio: float) -> argparse.ArgumentParser:
     parser.add_argument("--workdir", type=Path, default=here / "work")
     parser.add_argument("--max-ratio", type=float, default=max_ratio)
     return parser
+
+
+def git_version() -> str:
+    """`git --version` without its prefix, for the benchmark headers."""
+    out = subprocess.run(["git", "--version"], capture_output=True, check=True).stdout
+    return out.decode().removeprefix("git version ").strip()

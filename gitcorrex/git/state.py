@@ -25,21 +25,19 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 from gitcorrex.errors import GitCommandError, UnavailableError
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
+from gitcorrex.threads import in_background
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 TEMP_INDEX_PREFIX = "correx-index-"
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -59,7 +57,7 @@ def empty_tree_oid(object_format: str = "sha1") -> str:
 def compute_state(repo: Repository) -> WorkspaceState:
     """Key the workspace and compare it with HEAD; a bare repository raises (exit 2)."""
     root = repo.root
-    head_tree_result = _in_background(head_tree_oid, root)
+    head_tree_result = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
     key = _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=root)
     head_tree = head_tree_result()
     baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
@@ -87,7 +85,7 @@ class StateProbe:
         self._temp = _reserve_temp_index(repo.git_dir)
         self._pending: Callable[[], WorkspaceState] | None = None
         self._last: tuple[tuple[int, int, int], str] | None = None
-        self._head = _in_background(head_tree_oid, self._root)
+        self._head = in_background(lambda: head_tree_oid(self._root), name="correx-head-tree")
         try:
             _copy_index(repo.index_file, Path(self._temp))
         except BaseException:
@@ -97,7 +95,7 @@ class StateProbe:
     def begin(self) -> StateProbe:
         """Start the next measurement on a thread: git scans the work tree while the caller
         loads what it needs (verify's imports and profile take about as long as the scan)."""
-        self._pending = _in_background(lambda _root: self._measure_now(), self._root)
+        self._pending = in_background(self._measure_now, name="correx-state")
         return self
 
     def measure(self) -> WorkspaceState:
@@ -206,29 +204,3 @@ def _copy_index(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
     except FileNotFoundError:
         target.unlink()
-
-
-def _in_background(func: Callable[[Path], T], arg: Path) -> Callable[[], T]:
-    """Start `func(arg)` on a thread and return a waiter that gives its result or re-raises.
-
-    Reading HEAD overlaps `git add -A` (measured ~4 ms saved per call on 50,000 files).
-    """
-    outcome: list[tuple[T | None, BaseException | None]] = []
-
-    def target() -> None:
-        try:
-            outcome.append((func(arg), None))
-        except BaseException as exc:  # re-raised in the caller's thread
-            outcome.append((None, exc))
-
-    thread = threading.Thread(target=target, name="correx-head-tree", daemon=True)
-    thread.start()
-
-    def wait() -> T:
-        thread.join()
-        value, error = outcome[0]
-        if error is not None:
-            raise error
-        return value  # type: ignore[return-value]
-
-    return wait

@@ -20,10 +20,8 @@ pydantic nor pygit2 is imported unless a profile must be validated for the first
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.hookdirs import git_config
@@ -31,12 +29,12 @@ from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
+from gitcorrex.threads import in_background
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
     from gitcorrex.manifest.spec import Manifest
 
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -72,7 +70,7 @@ def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
     stage = git_config(repo, STAGE_CONFIG) or None
     if stage is None:
         return CommitCheck(hook, None, None, None, [])
-    pending = _in_background(lambda: _read_base(repo))
+    pending = in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
     from gitcorrex.manifest.check import check_changes
     from gitcorrex.manifest.paths import path_problem
@@ -94,26 +92,3 @@ def _read_base(repo: Repository) -> _Base:
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     tree = head.oid if head is not None else None
     return _Base(tree, profile, staged_raw_diff(repo, base_tree=tree))
-
-
-def _in_background(func: Callable[[], T]) -> Callable[[], T]:
-    """Run `func` on a thread; the returned waiter gives its result or re-raises its error."""
-    outcome: list[tuple[T | None, BaseException | None]] = []
-
-    def target() -> None:
-        try:
-            outcome.append((func(), None))
-        except BaseException as exc:  # re-raised in the caller's thread
-            outcome.append((None, exc))
-
-    thread = threading.Thread(target=target, name="correx-hook-base", daemon=True)
-    thread.start()
-
-    def wait() -> T:
-        thread.join()
-        value, error = outcome[0]
-        if error is not None:
-            raise error
-        return value  # type: ignore[return-value]
-
-    return wait
