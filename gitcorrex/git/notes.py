@@ -95,8 +95,11 @@ def write_blob(repo: Repository, data: bytes) -> str:
 
 def object_type(repo: Repository, oid: str) -> str | None:
     """The object's type ("tree", "blob", "commit", "tag"); None when it is not stored."""
+    odb = repo.shared_libgit2().odb
     try:
-        kind, _ = repo.shared_libgit2().odb.read_header(oid)
+        # read_header (pygit2 ≥ 1.19) avoids inflating the object; on Python 3.10 the newest
+        # pygit2 is 1.18, which only has read.
+        kind = odb.read_header(oid)[0] if hasattr(odb, "read_header") else odb.read(oid)[0]
     except (KeyError, ValueError, pygit2.GitError):
         return None
     return {
