@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import site
 import stat
 import subprocess
 import sys
@@ -165,11 +166,15 @@ def test_status_reports_each_hook(plain: Path, correx: Correx) -> None:
     assert document["hooks"][0]["python"] == sys.executable
 
 
-def test_interpreter_path_with_spaces_is_quoted(plain: Path, tmp_path: Path) -> None:
+def test_interpreter_path_with_spaces_is_quoted(plain: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     odd = tmp_path / "py with 'quote' and space"
     odd.mkdir()
     os.symlink(sys.executable, odd / "python")
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    # A venv interpreter linked from outside its venv no longer sees the venv's packages
+    # (pyvenv.cfg is looked up beside the link): hand them over explicitly, hook included.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO_ROOT), *site.getsitepackages()]))
+    env = dict(os.environ)
     subprocess.run([str(odd / "python"), "-m", "gitcorrex", "hooks", "install"], cwd=plain,
                    env=env, check=True, capture_output=True)
     pinned = f"hook_python={shlex.quote(str(odd / 'python'))}\n"
