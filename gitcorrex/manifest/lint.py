@@ -9,7 +9,6 @@ one that matches nothing in HEAD's tree may be a typo (or a path the stage will 
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Literal
 
 import pathspec
@@ -21,12 +20,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree
 from gitcorrex.manifest.pattern_rules import pattern_findings
 from gitcorrex.model.profile_values import show
-from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from gitcorrex.profiles.load import PROFILE_NAME, parse_profile, parse_toml, read_profile_bytes
 
 
 class Finding(BaseModel):
@@ -73,8 +67,8 @@ class LintReport(BaseModel):
 def lint_manifests(repo: Repository, *, stage: str | None) -> LintReport:
     """Lint the work tree's profile; a missing or unparseable file raises ConfigError (2),
     an unknown `stage` UsageError (2)."""
-    raw = _read_profile(repo)
-    stages = _stage_tables(_parse(raw), stage)
+    raw = read_profile_bytes(repo.root)
+    stages = _stage_tables(parse_toml(raw, PROFILE_NAME), stage)
     root = str(repo.root)
     findings: list[Finding] = []
     count = 0
@@ -89,26 +83,6 @@ def lint_manifests(repo: Repository, *, stage: str | None) -> LintReport:
         findings += _load_problems(raw)
     return LintReport(profile=PROFILE_NAME, stages=list(stages), patterns=count,
                       findings=findings)
-
-
-def _read_profile(repo: Repository) -> bytes:
-    path = repo.root / PROFILE_NAME
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"no {PROFILE_NAME} in {repo.root}",
-                          hint="run `git correx init` to write a starter profile") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}",
-                          hint=f"make {PROFILE_NAME} a readable file") from None
-
-
-def _parse(raw: bytes) -> dict[str, Any]:
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        parse_profile(raw, source=PROFILE_NAME)  # raises the loader's positioned error
-        raise
 
 
 def _stage_tables(data: dict[str, Any], stage: str | None) -> dict[str, Any]:

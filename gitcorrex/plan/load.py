@@ -82,13 +82,10 @@ def _is_json(source: str, text: str) -> bool:
 
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
-    from gitcorrex.profiles.load import tomllib
+    """The profile's TOML reader, so plan errors name the line and column the same way."""
+    from gitcorrex.profiles.load import parse_toml
 
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: invalid TOML: {exc}",
-                          hint="fix the TOML syntax there (see https://toml.io)") from None
+    return parse_toml(text.encode("utf-8"), source)
 
 
 def _shape_error(source: str, error: ValidationError, data: dict[str, Any]) -> ConfigError:

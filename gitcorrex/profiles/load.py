@@ -41,21 +41,27 @@ class LoadedProfile:
 
 def load_profile(root: Path) -> LoadedProfile:
     """The profile at the root of a work tree; a missing file says to run `git correx init`."""
+    raw = read_profile_bytes(root)
+    profile = parse_profile(raw, source=PROFILE_NAME)
+    return LoadedProfile(profile, raw, root / PROFILE_NAME, git_blob_oid(raw))
+
+
+def read_profile_bytes(root: Path) -> bytes:
+    """The raw profile of a work tree; missing or unreadable is a ConfigError with the fix."""
     path = root / PROFILE_NAME
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"no {PROFILE_NAME} in {root}",
                           hint="run `git correx init` to write a starter profile") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}",
                           hint=f"make {PROFILE_NAME} a readable file") from None
-    return LoadedProfile(parse_profile(raw, source=PROFILE_NAME), raw, path, git_blob_oid(raw))
 
 
 def parse_profile(text: bytes, *, source: str) -> Profile:
     """Validate profile bytes; `source` is the name errors print (usually `.correx.toml`)."""
-    data = _parse_toml(text, source)
+    data = parse_toml(text, source)
     try:
         return Profile.model_validate(data)
     except ValidationError as exc:
@@ -64,7 +70,8 @@ def parse_profile(text: bytes, *, source: str) -> Profile:
         raise _problems_error(source, explain(exc, data)) from None
 
 
-def _parse_toml(text: bytes, source: str) -> dict[str, Any]:
+def parse_toml(text: bytes, source: str) -> dict[str, Any]:
+    """TOML as UTF-8; errors name the line and column (for readers that skip validation)."""
     try:
         decoded = text.decode("utf-8")
     except UnicodeDecodeError as exc:
