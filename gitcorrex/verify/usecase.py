@@ -16,7 +16,6 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.git.state import StateProbe
-from gitcorrex.git.trees import head_tree
 from gitcorrex.git.worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
@@ -75,7 +74,7 @@ def verify_workspace(
         request_session=request.session,
         selection=selection,
         profile_oid=loaded.blob_oid,
-        head_tree=head_tree(repo),
+        head_tree=None,  # filled in from the probe's first measurement
         clock=clock,
         provenance=provenance,
         isolated=request.isolated,
@@ -89,8 +88,10 @@ def verify_workspace(
 
 def _verify_state(run: _Run, probe: StateProbe) -> VerifyOutcome:
     """From the state key on: nothing to claim, a reusable pass, or a run of the commands."""
+    state = probe.measure()
+    before = state.state_key
+    run = replace(run, obs=replace(run.obs, head_tree=state.head_tree))
     obs, request, selection = run.obs, run.request, run.obs.selection
-    before = probe.measure().state_key
     if not selection.commands:
         return VerifyOutcome(
             selection.expectation,
