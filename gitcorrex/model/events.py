@@ -28,6 +28,7 @@ KNOWN_KINDS = frozenset({
     "brief_echo_mismatch",
     "tool_call_assessed",
     "workspace_precondition_failed",
+    "precondition_clarified",
     "session_started",
     "step_started",
     "step_verified",

@@ -23,6 +23,12 @@ from gitcorrex.model.plan_events import (
     PlanValidatedFields,
     SessionStartedFields,
 )
+from gitcorrex.model.preconditions import (
+    PRECONDITION_CLARIFIED_KIND,
+    PRECONDITION_FAILED_KIND,
+    PreconditionClarified,
+    PreconditionFailed,
+)
 from gitcorrex.model.verification import (
     SETUP_KIND,
     VERIFICATION_KIND,
@@ -61,6 +67,8 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     SESSION_STARTED_KIND: SessionStartedFields,
     GROUNDING_KIND: GroundingFields,
     ASSESSMENT_KIND: AssessmentFields,
+    PRECONDITION_FAILED_KIND: PreconditionFailed,
+    PRECONDITION_CLARIFIED_KIND: PreconditionClarified,
 }
 
 
