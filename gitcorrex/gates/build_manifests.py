@@ -11,8 +11,8 @@ these keys (each a literal relative path; globs, absolute paths and `..` never c
   each `[[bin]]`'s `path`;
 - `Makefile` / `makefile` / `GNUmakefile`: the prerequisites of explicit rules
   (`target: prereq …`) that are not themselves targets and hold no make syntax
-  (`$`, `%`, wildcards); recipe lines, assignments and `.PHONY`-style special targets are
-  skipped.
+  (`$`, `%`, wildcards); order-only prerequisites (after `|`), recipe lines, assignments,
+  pattern rules and `.PHONY`-style special targets are skipped.
 
 A manifest that does not parse names nothing (the build's own error will say why).
 """
@@ -100,9 +100,11 @@ def makefile_paths(raw: bytes) -> list[object]:
     for line in raw.decode("utf-8", "replace").splitlines():
         match = _MAKE_RULE.match(line)
         if match is not None and not line.startswith("\t"):
-            rules.append((match.group(1).split(), match.group(2).split()))
+            normal = match.group(2).split("|", 1)[0]  # order-only ones are made, not read
+            rules.append((match.group(1).split(), normal.split()))
     targets = {target for names, _ in rules for target in names}
-    return [prereq for names, prereqs in rules if not any(n.startswith(".") for n in names)
+    return [prereq for names, prereqs in rules
+            if not any(n.startswith(".") or "%" in n for n in names)
             for prereq in prereqs if prereq not in targets]
 
 
