@@ -10,6 +10,8 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.git.state import StateProbe
 
 
 @click.command()
@@ -25,20 +27,18 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
     Stops at the first failing gate and prints its feedback verbatim. Exit 0 every gate
     passed (or none is configured), 1 a gate failed, 2 usage or configuration error.
     """
-    import os
-    from datetime import datetime, timezone
-
-    from gitcorrex.cli.progress import write_verbatim
-    from gitcorrex.gates.artifacts import parse_artifact_options
-    from gitcorrex.gates.usecase import GateRequest, run_gates
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.provenance import current_provenance
 
     repo = discover_with_git(start_dir())
-    request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))
-    outcome = run_gates(repo, request, env=dict(os.environ),
-                        clock=lambda: datetime.now(timezone.utc),
-                        provenance=current_provenance(repo))
+    if repo.work_tree is None:
+        outcome = _run(repo, stage, session, artifacts, None)
+    else:  # git keys the workspace while the use-case's modules load
+        from gitcorrex.git.state import StateProbe
+
+        with StateProbe(repo).begin() as probe:
+            outcome = _run(repo, stage, session, artifacts, probe)
+    from gitcorrex.cli.progress import write_verbatim
+
     if outcome.feedback is not None:
         write_verbatim(outcome.feedback)
     if as_json:
@@ -46,6 +46,21 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
     else:
         click.echo(outcome_text(outcome))
     return outcome.exit_code
+
+
+def _run(repo: Repository, stage: str | None, session: str | None,
+         artifacts: tuple[str, ...], probe: StateProbe | None) -> GateOutcome:
+    import os
+    from datetime import datetime, timezone
+
+    from gitcorrex.gates.artifacts import parse_artifact_options
+    from gitcorrex.gates.usecase import GateRequest, run_gates
+    from gitcorrex.provenance import current_provenance
+
+    request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))
+    return run_gates(repo, request, env=dict(os.environ),
+                     clock=lambda: datetime.now(timezone.utc),
+                     provenance=current_provenance(repo), probe=probe)
 
 
 def outcome_text(outcome: GateOutcome) -> str:

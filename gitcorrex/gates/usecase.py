@@ -33,11 +33,9 @@ from gitcorrex.gates.outcome import GateOutcome, GateResult
 from gitcorrex.gates.static_gate import run_static_gate
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
-from gitcorrex.git.tree_objects import list_tree
 from gitcorrex.git.trees import head_tree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND
-from gitcorrex.plan.grounding.tree_view import TreeView
 
 
 @dataclass(frozen=True)
@@ -70,8 +68,12 @@ class Gates:
 
 
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
-              clock: Callable[[], datetime], provenance: Provenance) -> GateOutcome:
-    """Run the configured gates; a failing gate ends the run (exit 1), never an error."""
+              clock: Callable[[], datetime], provenance: Provenance,
+              probe: StateProbe | None = None) -> GateOutcome:
+    """Run the configured gates; a failing gate ends the run (exit 1), never an error.
+
+    `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`).
+    """
     context = stage_context(repo, request.stage)
     if request.session is not None:
         ledger.check_session_id(request.session)
@@ -83,10 +85,18 @@ def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
                              hint="push a commit first, or run the gates in a work tree")
         return _run(Gates(repo, context, request.session, tree, clock, provenance),
                     request, env, None)
-    with StateProbe(repo) as probe:
-        state_key = probe.measure().state_key
-        gates = Gates(repo, context, request.session, state_key, clock, provenance)
-        return _run(gates, request, env, probe)
+    if probe is not None:
+        return _run_keyed(repo, context, request, env, clock, provenance, probe)
+    with StateProbe(repo) as own_probe:
+        return _run_keyed(repo, context, request, env, clock, provenance, own_probe)
+
+
+def _run_keyed(repo: Repository, context: StageContext, request: GateRequest,
+               env: Mapping[str, str], clock: Callable[[], datetime], provenance: Provenance,
+               probe: StateProbe) -> GateOutcome:
+    state_key = probe.measure().state_key
+    gates = Gates(repo, context, request.session, state_key, clock, provenance)
+    return _run(gates, request, env, probe)
 
 
 def _run(gates: Gates, request: GateRequest, env: Mapping[str, str],
@@ -128,8 +138,7 @@ def _grounding(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult
     produces = gates.context.policy.produces
     judged = {name: a for name, a in artifacts.items()
               if (name in produces or not produces) and a.usable}
-    view = TreeView(gates.state_key, list_tree(gates.repo, gates.state_key))
-    checked = ground_artifacts(view, judged)
+    checked = ground_artifacts(gates.repo, gates.state_key, judged)
     anchors = {blob: "blob" for blob in checked.artifacts.values()}
     event = gates.record(BRIEF_GROUNDING_KIND, checked.model_dump(mode="json"), anchors)
     total = len(checked.references) + checked.references_omitted

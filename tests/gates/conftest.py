@@ -6,17 +6,23 @@ import json
 import shlex
 import sys
 from collections.abc import Callable
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
 
-from gitcorrex.model.events import RecordedEvent
+from gitcorrex.git.repository import discover_in_process
+from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
 from tests.conftest import CliResult, git, run_correx, write
 
 Correx = Callable[..., CliResult]
 PYTHON = shlex.quote(sys.executable)
 M = TypeVar("M", bound=BaseModel)
+PROVENANCE = Provenance(
+    actor=Actor(name="Ada Tester", email="ada@example.test", host="testhost", runtime="1-ab"),
+    tool=ToolVersions(correx="0.1.0", git="2.39.5", libgit2="1.9.7"))
 
 
 def script_command(body: str) -> str:
@@ -57,9 +63,17 @@ def state_key(root: Path) -> str:
     return run_correx(root, "state").stdout.strip()
 
 
-__all__ = ["git"]
+__all__ = ["git", "write"]
 
 
 def gate_fields(document: dict[str, object], model: type[M]) -> M:
     """A gate event of `gate --json`, its kind fields validated by the writer's model."""
     return model.model_validate(RecordedEvent.model_validate(document).model_extra)
+
+
+def start_step(root: Path, session: str, step: str) -> None:
+    """A `step_started` fact, as the session commands record it (envelope step)."""
+    append_events(discover_in_process(root),
+                  [EventDraft(kind="step_started", subjects=(), fields={}, session=session,
+                              step=step)],
+                  now=datetime(2026, 1, 1, tzinfo=timezone.utc), provenance=PROVENANCE)

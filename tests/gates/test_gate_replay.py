@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
-from gitcorrex.ledger import EventDraft, append_events
-from gitcorrex.model.events import Actor, Provenance, ToolVersions
 from gitcorrex.model.gates import StaticAnalysisCompleted
 from tests.gates.conftest import (
     Correx,
@@ -19,20 +15,9 @@ from tests.gates.conftest import (
     project,
     recorded,
     script_command,
+    start_step,
     state_key,
 )
-
-PROVENANCE = Provenance(
-    actor=Actor(name="Ada Tester", email="ada@example.test", host="testhost", runtime="1-ab"),
-    tool=ToolVersions(correx="0.1.0", git="2.39.5", libgit2="1.9.7"))
-
-
-def start_step(root: Path, session: str, step: str) -> None:
-    """A `step_started` fact, as the session commands record it (envelope step)."""
-    append_events(discover_in_process(root),
-                  [EventDraft(kind="step_started", subjects=(), fields={}, session=session,
-                              step=step)],
-                  now=datetime(2026, 1, 1, tzinfo=timezone.utc), provenance=PROVENANCE)
 
 
 def gated_project(make_repo: Callable[..., Path], marker: Path) -> Path:

@@ -20,6 +20,7 @@ from tests.gates.conftest import (
     Correx,
     artifact,
     gate_fields,
+    git,
     kinds,
     profile,
     project,
@@ -229,3 +230,20 @@ def test_no_gates_configured_records_nothing(make_repo: Callable[..., Path],
     assert result.code == 0, result
     assert "configures no gates" in result.stdout
     assert kinds(root) == []
+
+
+def test_a_reference_inside_a_submodule_is_unknown_and_does_not_block(
+        make_repo: Callable[..., Path], correx: Correx) -> None:
+    root = project(make_repo, profile('[stages.a]\nground_references = true\n'))
+    inner = root / "vendor" / "lib"  # an embedded repository: its commit is not ours
+    inner.mkdir(parents=True)
+    git(inner, "init", "-q")
+    (inner / "x.py").write_text("x\n")
+    git(inner, "add", "x.py")
+    git(inner, "commit", "-q", "-m", "inner")
+    brief = {"requirements": ["see vendor/lib/x.py and vendor/lib and src/app.py"]}
+    result = correx(root, "gate", "--stage", "a", "--artifact", artifact(root, "brief", brief))
+    assert result.code == 0, result
+    fields = BriefGroundingChecked.model_validate(recorded(root)[1].model_extra)
+    assert [(r.path, r.status.value) for r in fields.references] == [
+        ("vendor/lib/x.py", "unknown"), ("src/app.py", "present")]

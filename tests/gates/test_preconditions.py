@@ -11,8 +11,7 @@ from pathlib import Path
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.preconditions import PreconditionFailed
 from tests.conftest import REPO_ROOT
-from tests.gates.conftest import Correx, recorded, state_key, write
-from tests.gates.test_gate_replay import start_step
+from tests.gates.conftest import Correx, recorded, start_step, state_key, write
 
 PROFILE = ('version = 1\n[commands]\ntest = { run = "pytest", requires = ["pyproject.toml"] }\n'
            "[stages.fast]\nprecondition_threshold = 2\n")
