@@ -6,6 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from gitcorrex.cli.root import run
 from gitcorrex.model.gates import StaticAnalysisCompleted
 from tests.gates.conftest import (
     Correx,
@@ -18,6 +21,7 @@ from tests.gates.conftest import (
     start_step,
     state_key,
 )
+from tests.test_replay import forbid_processes
 
 
 def gated_project(make_repo: Callable[..., Path], marker: Path) -> Path:
@@ -99,3 +103,17 @@ def test_bare_repository_records_a_static_analysis_no_op_that_passes(
     assert [e.state_key for e in events] == [head_tree] * 3
     static = StaticAnalysisCompleted.model_validate(events[2].model_extra)
     assert (static.skipped, static.commands, static.clean) == ("no_workspace", [], True)
+
+
+def test_replay_of_gate_facts_starts_no_process(make_repo: Callable[..., Path],
+                                                correx: Correx, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    root = gated_project(make_repo, tmp_path / "runs")
+    brief = artifact(root, "brief", {"requirements": ["edit src/app.py"]})
+    assert correx(root, "gate", "--stage", "s", "--artifact", brief).code == 1
+    forbid_processes(monkeypatch)
+    monkeypatch.chdir(root)
+    assert run(["replay"]) == 0
+    out = capsys.readouterr().out
+    assert "✗ static analysis: lint=2" in out and "✓ brief grounding" in out
