@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -124,3 +125,18 @@ def test_no_profile_means_only_build_manifests_count(make_repo: Callable[..., Pa
         correx(root, "assess", "read", "dist/index.js", "pyproject.toml")
     [signal] = signals(root)
     assert (fields(signal).path, fields(signal).named_by) == ("dist/index.js", "package.json")
+
+
+def test_claude_code_reads_count_in_the_payload_session_and_say_stop(
+        make_repo: Callable[..., Path], correx: Correx) -> None:
+    root = make_repo(files={".correx.toml": PROFILE})
+    body = json.dumps({"session_id": "agent-7", "tool_name": "Read", "cwd": str(root),
+                       "hook_event_name": "PreToolUse",
+                       "tool_input": {"file_path": "pyproject.toml"}}).encode()
+    results = [correx(root, "assess", "--hook", "claude-code", input=body) for _ in range(3)]
+    assert [r.code for r in results] == [2, 2, 2]
+    assert "build prerequisite" not in results[1].stderr
+    assert "pyproject.toml is a build prerequisite (test) still missing after 3 attempts: " \
+           "stop retrying" in results[2].stderr
+    [signal] = signals(root)
+    assert signal.session == "agent-7"
