@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -39,12 +40,13 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
             outcome = _run(repo, stage, session, artifacts, probe)
     from gitcorrex.cli.progress import write_verbatim
 
-    if outcome.feedback is not None:
-        write_verbatim(outcome.feedback)
     if as_json:
         emit_json(outcome_document(outcome))
     else:
         click.echo(outcome_text(outcome))
+    if outcome.feedback is not None:
+        sys.stdout.flush()
+        write_verbatim(outcome.feedback)
     return outcome.exit_code
 
 
