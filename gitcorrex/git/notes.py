@@ -171,7 +171,17 @@ def commit_notes(
     sig = pygit2.Signature(*signature)
     parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
     new = handle.create_commit(None, sig, sig, message, tree_id, parents)
+    new = _signed_if_configured(repo, new)
     return str(new) if _swap_ref(handle, ref, expected_tip, new, message) else None
+
+
+def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:
+    """With `correx.sign` on, the same commit re-made signed (git/signing.py)."""
+    from gitcorrex.git import signing
+
+    if not signing.is_signing_enabled(repo):
+        return commit
+    return pygit2.Oid(hex=signing.sign_commit(repo, str(commit)))
 
 
 def _note_edits(
