@@ -25,7 +25,8 @@ from gitcorrex.model.verification import (
 )
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-PROFILE = b'version = 1\n[commands]\ntest = "python -m pytest -q"\n[expectations]\ntest = ["test"]\n'
+PROFILE = (b'version = 1\n[commands]\ntest = "python -m pytest -q"\n'
+           b'[expectations]\ntest = ["test"]\n')
 
 
 def provenance(email: str = "ada@example.test", runtime: str = "1-00ff00ff") -> Provenance:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -101,3 +102,23 @@ def test_sync_of_an_unreachable_remote_is_unavailable(
     git(repo, "remote", "add", "origin", str(tmp_path / "missing.git"))
     result = correx(repo, "sync")
     assert result.code == 3, result
+
+
+def test_anchor_states_false_keeps_uncommitted_states_off_the_remote(
+    shared_remote: Callable[[int], list[Path]], git_server: GitServer,
+    correx: Callable[..., CliResult],
+) -> None:
+    private, public = shared_remote(2)
+    git(private, "config", "correx.anchorStates", "false")
+    secret = dirty_tree(private, "secret.txt")
+    shown = dirty_tree(public, "shown.txt")
+    verify_tree(private, secret, "pass", seconds=1)
+    verify_tree(public, shown, "pass", seconds=2)
+    assert correx(private, "sync").code == 0
+    assert correx(public, "sync").code == 0
+    served = remote_path(git_server)
+    assert len(event_ids(served)) == 2
+    git(served, "cat-file", "-e", shown)
+    missing = subprocess.run(["git", "cat-file", "-e", secret], cwd=served, capture_output=True)
+    assert missing.returncode != 0
+    assert secret[2:] not in git(served, "ls-tree", "-r", "-d", "--name-only", REF, "anchors")

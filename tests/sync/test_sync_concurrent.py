@@ -38,7 +38,7 @@ def test_six_clones_syncing_concurrently_end_with_all_events(
         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for index, path in enumerate(clones)]
     outputs = [worker.communicate(timeout=600) for worker in workers]
-    for worker, (out, err) in zip(workers, outputs, strict=True):
+    for worker, (_, err) in zip(workers, outputs, strict=True):
         assert worker.returncode == 0, err.decode()
     rounds = [int(r) for out, _ in outputs for r in out.split()]
     assert len(rounds) == CLONES * EACH
