@@ -230,9 +230,9 @@ def _subjects(repo: Repository, draft: EventDraft, anchors: dict[str, AnchorKind
         raise ValueError(f"a {draft.kind} event needs at least one subject or a session")
     keep_trees = anchors_states(repo)  # correx.anchorStates false: trees do not travel
     for oid in subjects:
-        kind = _object_kind(repo, oid)
-        if kind == "blob" or keep_trees:
-            anchors[oid] = kind
+        subject_kind = _object_kind(repo, oid)
+        if subject_kind == "blob" or keep_trees:
+            anchors[oid] = subject_kind
     for oid, kind in draft.anchors.items():
         if _object_kind(repo, oid) != kind:
             raise ValueError(f"anchor {oid} is not a {kind} in this repository")
