@@ -36,7 +36,7 @@ def fetch_ledger(repo: Repository, remote: str, ref: str, tracking: str) -> str 
     """Fetch the remote's `ref` into `tracking`; the fetched tip, or None when it has none."""
     args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
             remote, f"{ref}:{tracking}"]
-    result = run_git(args, cwd=repo.common_dir, check=False)
+    result = run_git(args, cwd=repo.work_tree or repo.git_dir, check=False)
     stderr = decode_path(result.stderr)
     if result.returncode != 0 and _MISSING_REF in stderr:
         return None
@@ -57,7 +57,7 @@ def push_ledger(repo: Repository, remote: str, ref: str, commit: str, tracking: 
     On success the tracking ref records what the remote now holds, as git does for branches.
     """
     args = ["push", "--porcelain", "--quiet", remote, f"{commit}:{ref}"]
-    result = run_git(args, cwd=repo.common_dir, check=False)
+    result = run_git(args, cwd=repo.work_tree or repo.git_dir, check=False)
     if result.returncode == 0:
         repo.shared_libgit2().references.create(tracking, pygit2.Oid(hex=commit), force=True)
         return True

@@ -122,3 +122,23 @@ def test_anchor_states_false_keeps_uncommitted_states_off_the_remote(
     missing = subprocess.run(["git", "cat-file", "-e", secret], cwd=served, capture_output=True)
     assert missing.returncode != 0
     assert secret[2:] not in git(served, "ls-tree", "-r", "-d", "--name-only", REF, "anchors")
+
+
+def test_sync_passes_an_installed_pre_push_manifest_hook(
+    make_repo: Callable[..., Path], tmp_path: Path, correx: Callable[..., CliResult],
+) -> None:
+    profile = ('version = 1\n[commands]\nok = "true"\n[expectations]\nok = ["ok"]\n'
+               '[stages.implement]\nwrites = ["/src/**"]\n')
+    repo = make_repo(files={".correx.toml": profile})
+    git(tmp_path, "init", "-q", "--bare", "origin.git")
+    git(repo, "remote", "add", "origin", "../origin.git")  # relative, as users write it
+    git(repo, "push", "-q", "origin", "HEAD:refs/heads/main")
+    git(repo, "fetch", "-q", "origin")
+    git(repo, "remote", "set-head", "origin", "main")
+    assert correx(repo, "hooks", "install", "--pre-push").code == 0
+    git(repo, "config", "correx.stage", "implement")
+    verify_tree(repo, git(repo, "rev-parse", "HEAD^{tree}").strip())
+    result = correx(repo, "sync")
+    assert result.code == 0, result
+    assert git(tmp_path / "origin.git", "rev-parse", REF).strip() == \
+        git(repo, "rev-parse", REF).strip()
