@@ -31,8 +31,9 @@ def sync(remote: str, as_json: bool) -> int:
     for conflict in result.conflicts:
         click.echo(f"git correx: conflict: {conflict.describe()}", err=True)
     if result.conflicts:
-        click.echo("  hint: the session continued on two clones; nothing was merged or "
-                   "pushed. Keep one clone's history (e.g. end the other's session) and "
-                   "sync again", err=True)
+        click.echo("  hint: the session continued on two clones; nothing was merged or pushed. "
+                   "To keep the remote's history and drop your unpushed events: "
+                   f"`git update-ref {result.ref} {result.tracking}`, then sync again",
+                   err=True)
         return 1
     return 0
