@@ -43,7 +43,7 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
 
 def render_line(line: LogLine) -> str:
     """`<sha12> <mark> <result> [<expectation> by <who> <when>] <subject>[  <signer>]`."""
-    from gitcorrex.ledger import printable
+    from gitcorrex.model.note_lines import printable
 
     status = line.status
     text = f"{line.commit.sha[:12]} {status.mark} {status.result:<11}"
