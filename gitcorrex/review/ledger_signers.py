@@ -38,9 +38,7 @@ class Signer:
                 "key": self.key}
 
 
-def signers_of(
-    repo: Repository, ref: str, tip: str | None, wanted: Mapping[str, str]
-) -> dict[str, Signer]:
+def signers_of(repo: Repository, tip: str | None, wanted: Mapping[str, str]) -> dict[str, Signer]:
     """tree → the signer of the ledger commit that recorded event `wanted[tree]` on it."""
     if tip is None:
         return {}

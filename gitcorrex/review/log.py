@@ -46,7 +46,7 @@ def log_commits(
     signers: dict[str, Signer] = {}
     if verify_signatures:
         wanted = {s.tree: s.event for s in statuses if s.event is not None}
-        signers = signers_of(repo, found.ref, found.tip, wanted)
+        signers = signers_of(repo, found.tip, wanted)
     lines = [LogLine(commit, status, signers.get(commit.tree))
              for commit, status in zip(commits, statuses, strict=True)]
     return LogResult(lines, found.problems)

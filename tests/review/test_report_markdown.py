@@ -108,3 +108,11 @@ def test_report_json_carries_the_facts_unescaped(
     paths = [p["path"] for p in commits[1]["assessments"][0]["paths"]]
     assert paths == [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]
     assert commits[0]["sessions"][0]["session"] == "run-42"
+
+
+def test_report_of_an_unknown_revision_exits_2(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    result = correx(repo, "report", "nowhere..HEAD")
+    assert result.code == 2, result
+    assert "nowhere" in result.stderr
