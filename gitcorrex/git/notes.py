@@ -18,6 +18,7 @@ from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import ConfigError, UnavailableError
 from gitcorrex.git.config import config_value
+from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 
 DEFAULT_REF = "refs/notes/correx"
@@ -225,9 +226,8 @@ def _swap_ref(
 ) -> bool:
     """Compare-and-swap `ref` from `expected` to `new`; False when we lost the race."""
     try:
-        if expected is None:
-            handle.create_reference_direct(ref, new, False, message=message)
-            return True
+        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
+            return create_ref_if_absent(Path(handle.path), ref, str(new), message)
         current = handle.references.get(ref)
         if current is None or str(current.target) != expected:
             return False

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pygit2
 from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import UnavailableError
+from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 
 _HEX = frozenset("0123456789abcdef")
@@ -133,9 +135,8 @@ def move_ref(repo: Repository, ref: str, *, expected: str | None, new: str, mess
     """Compare-and-swap `ref` from `expected` (None: must not exist) to `new`."""
     handle = repo.shared_libgit2()
     try:
-        if expected is None:
-            handle.create_reference_direct(ref, pygit2.Oid(hex=new), False, message=message)
-            return True
+        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
+            return create_ref_if_absent(Path(handle.path), ref, new, message)
         current = handle.references.get(ref)
         if current is None or str(current.target) != expected:
             return False
