@@ -19,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from gitcorrex.errors import LedgerContentionError, UsageError
 from gitcorrex.git import notes
+from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.events import (
@@ -227,8 +228,11 @@ def _subjects(repo: Repository, draft: EventDraft, anchors: dict[str, AnchorKind
         subjects.append(notes.write_blob(repo, session_object_bytes(draft.session)))
     if not subjects:
         raise ValueError(f"a {draft.kind} event needs at least one subject or a session")
+    keep_trees = anchors_states(repo)  # correx.anchorStates false: trees do not travel
     for oid in subjects:
-        anchors[oid] = _object_kind(repo, oid)
+        subject_kind = _object_kind(repo, oid)
+        if subject_kind == "blob" or keep_trees:
+            anchors[oid] = subject_kind
     for oid, kind in draft.anchors.items():
         if _object_kind(repo, oid) != kind:
             raise ValueError(f"anchor {oid} is not a {kind} in this repository")

@@ -21,15 +21,21 @@ if TYPE_CHECKING:
 @click.option(
     "--record", is_flag=True, help="Record a BLOCK assessment on each violating commit's tree."
 )
+@click.option(
+    "--require-pass", is_flag=True,
+    help="Also require a recorded pass on HEAD's tree (exit 1 without one).",
+)
 @json_option
-def check(range_spec: str, stage: str | None, record: bool, as_json: bool) -> int:
+def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
+          as_json: bool) -> int:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
     another parent (judged on the commits that made them, or already in BASE). Paths that
     are not canonical (`..`, `.git`, empty components) are always violations. Read-only
     unless --record.
-    Exit 0 clean, 1 violations, 2 bad range or profile, 3 history missing (shallow clone).
+    Exit 0 clean, 1 violations (or, with --require-pass, no recorded pass on the head's
+    tree), 2 bad range or profile, 3 history missing (shallow clone).
     """
     from datetime import datetime, timezone
 
@@ -49,11 +55,21 @@ def check(range_spec: str, stage: str | None, record: bool, as_json: bool) -> in
             provenance=current_provenance(repo),
         )
         click.echo(f"git correx: recorded {len(events)} assessment(s)", err=True)
+    document, code = report.as_dict(), report.exit_code
+    if require_pass:  # the one addition for CI that trusts recorded passes
+        from gitcorrex.review.require_pass import head_status
+
+        status = head_status(repo, commit=report.head)
+        document["required_pass"] = status.as_dict()
+        code = max(code, 0 if status.result == "pass" else 1)
     if as_json:
-        click.echo(json.dumps(report.as_dict(), indent=2, sort_keys=True, ensure_ascii=True))
+        click.echo(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True))
     else:
         click.echo(render_text(report), nl=False)
-    return report.exit_code
+        if require_pass:
+            click.echo(f"head tree {status.tree[:12]}: {status.mark} {status.result}"
+                       + ("" if status.result == "pass" else " (a recorded pass is required)"))
+    return code
 
 
 def render_text(report: RangeReport) -> str:

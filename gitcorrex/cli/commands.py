@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.assess_cmd import assess
+from gitcorrex.cli.attest_cmd import attest
 from gitcorrex.cli.check_cmd import check
 from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.doctor_cmd import doctor
@@ -12,13 +13,16 @@ from gitcorrex.cli.gate_cmd import gate
 from gitcorrex.cli.ground_cmd import ground
 from gitcorrex.cli.hooks_cmd import hook, hooks
 from gitcorrex.cli.init_cmd import init
+from gitcorrex.cli.log_cmd import log
 from gitcorrex.cli.manifest_cmd import manifest
 from gitcorrex.cli.plan_cmd import plan
 from gitcorrex.cli.replay_cmd import replay
+from gitcorrex.cli.report_cmd import report
 from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
+from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           hooks, doctor, hook, plan, gate]
+                           hooks, doctor, hook, plan, gate, log, report, sync, attest]
 plan.add_command(ground)

@@ -18,6 +18,7 @@ from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import ConfigError, UnavailableError
 from gitcorrex.git.config import config_value
+from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 
 DEFAULT_REF = "refs/notes/correx"
@@ -171,7 +172,17 @@ def commit_notes(
     sig = pygit2.Signature(*signature)
     parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
     new = handle.create_commit(None, sig, sig, message, tree_id, parents)
+    new = _signed_if_configured(repo, new)
     return str(new) if _swap_ref(handle, ref, expected_tip, new, message) else None
+
+
+def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:
+    """With `correx.sign` on, the same commit re-made signed (git/signing.py)."""
+    from gitcorrex.git import signing
+
+    if not signing.is_signing_enabled(repo):
+        return commit
+    return pygit2.Oid(hex=signing.sign_commit(repo, str(commit)))
 
 
 def _note_edits(
@@ -215,9 +226,8 @@ def _swap_ref(
 ) -> bool:
     """Compare-and-swap `ref` from `expected` to `new`; False when we lost the race."""
     try:
-        if expected is None:
-            handle.create_reference_direct(ref, new, False, message=message)
-            return True
+        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
+            return create_ref_if_absent(Path(handle.path), ref, str(new), message)
         current = handle.references.get(ref)
         if current is None or str(current.target) != expected:
             return False

@@ -10,7 +10,8 @@ against the manifest read from the base) is the one `check` runs in CI. Policy:
   merging the default branch into a topic does not blame the topic for its changes;
 - the default branch itself: base = the remote's current tip (`<remote sha>`);
 - no known default branch: an existing ref is judged from the remote's tip, a new ref fails;
-- a deletion is not checked; with no stage selected nothing is checked (as for pre-commit);
+- a deletion is not checked, nor a notes ref (the ledger: no work-tree commits); with no
+  stage selected nothing is checked (as for pre-commit);
 - fail closed (exit 3) when the base cannot be known: the remote tip is not in this
   repository (fetch first), a new ref on a remote with no known default branch (`git remote
   set-head <remote> --auto`).
@@ -73,6 +74,8 @@ def check_push(repo: Repository, *, remote: str, updates: list[PushUpdate]) -> P
     for update in updates:
         if _is_zero(update.local_oid):
             continue  # a deletion adds nothing
+        if update.remote_ref.startswith("refs/notes/"):
+            continue  # notes (the ledger `sync` pushes) carry no commits of the work tree
         base = _base_of(repo, remote, update)
         report = check_range(repo, spec=f"{base}..{update.local_oid}", stage=stage)
         if not report.ok:

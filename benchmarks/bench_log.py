@@ -1,0 +1,94 @@
+"""`git correx log` over 1,000 commits whose trees all have recorded verifications.
+
+The history is made with `git fast-import` (one file changed per commit, so every commit
+has its own tree); each tree gets one verification observation, appended 100 per notes
+commit. Timed as whole processes, round-robin after a warm-up:
+
+- `git correx log` (target: median <= 0.5 s);
+- `git log --format='%h %s'`, git alone printing the same commits (no ledger);
+- git-test's method, as a shell loop: two git processes per commit (`rev-parse C^{tree}`
+  and `git notes show TREE`) — measured with fewer runs, it takes seconds.
+
+Usage: python benchmarks/bench_log.py [--commits 1000] [--runs 9] [--loop-runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from common import correx_script, git, markdown_table, median, time_commands
+
+from gitcorrex.git.repository import discover_in_process
+from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.provenance import current_provenance
+
+LIMIT = 0.5
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def build_history(path: Path, commits: int) -> list[str]:
+    """A repository of `commits` commits on main; returns their trees, oldest first."""
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    git(path, "init", "-q")
+    stream = []
+    for i in range(commits):
+        message, content = f"change {i}\n".encode(), f"state {i}\n".encode()
+        stream.append(b"commit refs/heads/main\n")
+        stream.append(b"committer Bench <bench@example.invalid> %d +0000\n" % (1_700_000_000 + i))
+        stream.append(b"data %d\n%s" % (len(message), message))
+        stream.append(b"M 100644 inline file.txt\ndata %d\n%s\n" % (len(content), content))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(stream),
+                   check=True)
+    git(path, "checkout", "-q", "main")
+    out = git(path, "rev-list", "--reverse", "--format=%T", "main")
+    return [line for line in out.split("\n") if line and not line.startswith("commit ")]
+
+
+def record_verifications(path: Path, trees: list[str]) -> None:
+    repo = discover_in_process(path)
+    provenance = current_provenance(repo)
+    for start in range(0, len(trees), 100):
+        drafts = [EventDraft("workspace_verification_observed", (tree,), {
+            "result": "pass" if i % 3 else "fail", "expectation": "test",
+            "commands": [{"name": "test", "argv": ["python", "-m", "pytest"], "exit_code": 0,
+                          "tail": "passed " * 12}], "profile": "f" * 40},
+            state_key=tree) for i, tree in enumerate(trees[start:start + 100], start)]
+        append_events(repo, drafts, now=T0 + timedelta(seconds=start), provenance=provenance)
+
+
+def main() -> int:
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commits", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--loop-runs", type=int, default=3)
+    parser.add_argument("--workdir", type=Path, default=here / "work")
+    args = parser.parse_args()
+    path = args.workdir / "log-history"
+    record_verifications(path, build_history(path, args.commits))
+    listed = subprocess.run([*correx_script(), "log"], cwd=path, capture_output=True,
+                            check=True).stdout.decode().splitlines()
+    assert len(listed) == args.commits and all(" - none " not in line for line in listed)
+    times = time_commands({"git correx log": [*correx_script(), "log"],
+                           "git log --format='%h %s'": ["git", "log", "--format=%h %s"]},
+                          args.runs, path)
+    loop = ("for c in $(git rev-list HEAD); do t=$(git rev-parse $c^{tree}); "
+            "git notes --ref correx show $t >/dev/null; done")
+    times.update(time_commands({"2 git processes per commit (git-test)": loop},
+                               args.loop_runs, path))
+    print(f"# {args.commits} commits, each tree verified; load {os.getloadavg()[0]:.2f}")
+    print(markdown_table(times, "git correx log"))
+    took = median(times["git correx log"])
+    print(f"\ngit correx log: median {took:.3f} s (target <= {LIMIT} s)")
+    return 0 if took <= LIMIT else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

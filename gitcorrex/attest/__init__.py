@@ -1,0 +1,1 @@
+"""Recorded observations as interoperable evidence (in-toto attestations)."""

@@ -1,0 +1,36 @@
+"""`git correx report`: a PR-ready summary of the ledger for a range of commits."""
+
+from __future__ import annotations
+
+import click
+
+from gitcorrex.cli.options import emit_json, start_dir
+
+
+@click.command()
+@click.argument("revisions", nargs=-1, metavar="[RANGE]")
+@click.option("--format", "output_format", type=click.Choice(["markdown", "json"]),
+              default="markdown", show_default=True, help="Markdown for people, JSON for tools.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+def report(revisions: tuple[str, ...], output_format: str, as_json: bool) -> int:
+    """Per commit of RANGE (default HEAD), oldest first: verifications, manifest checks,
+    grounding verdicts and session outcomes, with failing output tails collapsed.
+
+    Every recorded text is escaped (Markdown, HTML, control and bidi characters), so the
+    output is safe to post as a PR comment or a job summary. Reads only; exit 0.
+    """
+    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.review.report import build_report
+
+    result = build_report(discover_in_process(start_dir()), revisions=list(revisions))
+    for problem in result.problems:
+        click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
+    if as_json or output_format == "json":
+        from gitcorrex.review.report_json import report_as_dict
+
+        emit_json(report_as_dict(result))
+    else:
+        from gitcorrex.review.report_markdown import render_markdown
+
+        click.echo(render_markdown(result))
+    return 0

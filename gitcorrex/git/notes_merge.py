@@ -1,0 +1,153 @@
+"""Merging two ledgers: line union per annotated object, anchors kept, compare-and-swap.
+
+`git notes merge` loses the other side's anchors and `union` duplicates lines, so the merge
+is ours: the two notes trees are walked together; an entry on one side only is taken as is
+(anchors included), and a note both sides changed becomes the sorted union of its lines,
+canonical lines de-duplicated (the same event is byte-identical wherever it was written),
+blank lines dropped. The result does not depend on which side is "ours", so clones that
+merge the same two tips build the same tree. Judging the lines (session `seq` conflicts)
+is the caller's job: this module moves bytes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygit2
+from pygit2.enums import FileMode, ObjectType
+
+from gitcorrex.errors import UnavailableError
+from gitcorrex.git.ref_create import create_ref_if_absent
+from gitcorrex.git.repository import Repository
+
+_HEX = frozenset("0123456789abcdef")
+_OID_LENGTHS = (40, 64)
+
+
+@dataclass(frozen=True)
+class NoteUnion:
+    """A note both sides changed: its subject and each side's bytes before the union."""
+
+    subject: str
+    ours: bytes
+    theirs: bytes
+
+
+@dataclass(frozen=True)
+class MergedTree:
+    """The merged notes tree and every note that was united from two different versions."""
+
+    tree: str
+    unions: list[NoteUnion] = field(default_factory=list)
+
+
+def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
+    """Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor)."""
+    if ancestor == descendant:
+        return True
+    handle = repo.shared_libgit2()
+    return bool(handle.descendant_of(pygit2.Oid(hex=descendant), pygit2.Oid(hex=ancestor)))
+
+
+def merge_notes_trees(repo: Repository, ours: str, theirs: str) -> MergedTree:
+    """The union of the notes trees of commits `ours` and `theirs`."""
+    handle = repo.shared_libgit2()
+    unions: list[NoteUnion] = []
+    tree = _merge(handle, _tree_of(handle, ours), _tree_of(handle, theirs), "", unions)
+    return MergedTree(str(tree), unions)
+
+
+def unite_lines(ours: bytes, theirs: bytes) -> bytes:
+    """Sorted, de-duplicated, non-blank lines of both notes (`cat_sort_uniq`)."""
+    lines = {line for line in ours.split(b"\n") + theirs.split(b"\n") if line.strip()}
+    return b"".join(line + b"\n" for line in sorted(lines))
+
+
+def _merge(handle: pygit2.Repository, ours: pygit2.Tree, theirs: pygit2.Tree, prefix: str,
+           unions: list[NoteUnion]) -> pygit2.Oid:
+    builder = handle.TreeBuilder(ours)
+    for entry in theirs:
+        name = entry.name or ""
+        mine: Any = ours[name] if name in ours else None  # noqa: SIM401 (no Tree.get)
+        if mine is None:
+            builder.insert(name, entry.id, entry.filemode)
+        elif mine.id == entry.id:
+            continue
+        elif mine.type == ObjectType.TREE and entry.type == ObjectType.TREE:
+            other: Any = handle[entry.id]
+            sub = _merge(handle, mine, other, prefix + name + "/", unions)
+            builder.insert(name, sub, FileMode.TREE)
+        elif mine.type == ObjectType.BLOB and entry.type == ObjectType.BLOB:
+            blob_obj: Any = handle[entry.id]
+            theirs_data: bytes = blob_obj.data
+            unions.append(NoteUnion(_subject(prefix + name), mine.data, theirs_data))
+            blob = handle.create_blob(unite_lines(mine.data, theirs_data))
+            builder.insert(name, blob, FileMode.BLOB)
+        else:
+            raise UnavailableError(
+                f"cannot merge ledgers: {prefix + name} is a tree on one side and a blob on "
+                "the other",
+                hint="the ledger holds a foreign entry; inspect both with `git ls-tree`",
+            )
+    return builder.write()
+
+
+def _subject(path: str) -> str:
+    """The annotated object's id for a note path (`ab/cdef…` → `abcdef…`), else the path."""
+    joined = path.replace("/", "")
+    return joined if len(joined) in _OID_LENGTHS and _HEX.issuperset(joined) else path
+
+
+def _tree_of(handle: pygit2.Repository, commit: str) -> pygit2.Tree:
+    obj = handle.get(commit)
+    if not isinstance(obj, pygit2.Commit):
+        raise UnavailableError(f"ledger commit {commit} is missing or not a commit",
+                               hint="fetch the ledger again; run `git fsck`")
+    return obj.tree
+
+
+def commit_merge(
+    repo: Repository,
+    ref: str,
+    *,
+    expected_tip: str,
+    tree: str,
+    parents: Sequence[str],
+    message: str,
+    signature: tuple[str, str],
+) -> str | None:
+    """A merge commit on `ref` if it still points at `expected_tip`; None when it moved."""
+    from gitcorrex.git import signing
+
+    handle = repo.shared_libgit2()
+    sig = pygit2.Signature(*signature)
+    oids = [pygit2.Oid(hex=parent) for parent in parents]
+    new = str(handle.create_commit(None, sig, sig, message, pygit2.Oid(hex=tree), oids))
+    if signing.is_signing_enabled(repo):
+        new = signing.sign_commit(repo, new)
+    return new if move_ref(repo, ref, expected=expected_tip, new=new, message=message) else None
+
+
+def move_ref(repo: Repository, ref: str, *, expected: str | None, new: str, message: str) -> bool:
+    """Compare-and-swap `ref` from `expected` (None: must not exist) to `new`."""
+    handle = repo.shared_libgit2()
+    try:
+        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
+            return create_ref_if_absent(Path(handle.path), ref, new, message)
+        current = handle.references.get(ref)
+        if current is None or str(current.target) != expected:
+            return False
+        current.set_target(pygit2.Oid(hex=new), message)
+        return True
+    except (pygit2.AlreadyExistsError, OSError):
+        return False
+    except pygit2.GitError as exc:
+        if "old reference value does not match" in str(exc):
+            return False
+        raise UnavailableError(
+            f"could not update {ref}: {exc}",
+            hint="run `git fsck` and check the repository's permissions",
+        ) from exc

@@ -1,0 +1,109 @@
+"""Signed ledger commits (`git config correx.sign true`) and their verification.
+
+Signing goes through `git commit-tree -S`, so it is exactly the user's git signing setup
+(`gpg.format` openpgp/ssh/x509, `user.signingKey`, `gpg.program`, agents); the ref still
+moves by compare-and-swap in `notes.py`. Verification asks git (`%G?`, `%GS`, `%GK`): the
+signer is the principal or key owner git verified, never the commit's committer field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitcorrex.errors import ConfigError, GitCommandError
+from gitcorrex.git.config import config_value
+from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.repository import Repository
+
+SIGN_CONFIG = "correx.sign"
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0", ""}
+
+
+@dataclass(frozen=True)
+class CommitSignature:
+    """git's verdict on one commit: `status` is git's %G? letter (G good, N none...)."""
+
+    commit: str
+    status: str
+    signer: str
+    key: str
+
+
+def is_signing_enabled(repo: Repository) -> bool:
+    """`git config correx.sign` as a boolean; unset means off, a typo is an error."""
+    value = config_value(repo, SIGN_CONFIG)
+    if value is None or value.lower() in _FALSE:
+        return False
+    if value.lower() in _TRUE:
+        return True
+    raise ConfigError(f"git config {SIGN_CONFIG}: {value!r} is not a boolean",
+                      hint=f"`git config {SIGN_CONFIG} true` or `false`")
+
+
+def sign_commit(repo: Repository, commit: str) -> str:
+    """The same tree, parents, message and committer as `commit`, signed; a new commit id."""
+    import pygit2
+
+    obj = repo.shared_libgit2().get(commit)
+    assert isinstance(obj, pygit2.Commit), f"{commit} is a commit just written"
+    return create_signed_commit(
+        repo,
+        tree=str(obj.tree_id),
+        parents=[str(parent) for parent in obj.parent_ids],
+        message=obj.message,
+        signature=(obj.committer.name, obj.committer.email),
+    )
+
+
+def create_signed_commit(
+    repo: Repository,
+    *,
+    tree: str,
+    parents: Sequence[str],
+    message: str,
+    signature: tuple[str, str],
+) -> str:
+    """A commit signed with the user's signing key; nothing moves any ref."""
+    name, email = signature
+    env = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+           "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+    args = ["commit-tree", "-S", tree, "-m", message]
+    for parent in parents:
+        args += ["-p", parent]
+    try:
+        out = run_git(args, cwd=repo.common_dir, env=env).stdout
+    except GitCommandError as exc:
+        raise ConfigError(
+            f"{SIGN_CONFIG} is true but git could not sign the ledger commit: "
+            f"{exc.stderr.strip()}",
+            hint="check gpg.format and user.signingKey (`git commit -S` must work), "
+            f"or `git config {SIGN_CONFIG} false`",
+        ) from exc
+    return out.decode("ascii").strip()
+
+
+def verify_commit_signatures(
+    repo: Repository, commits: Sequence[str]
+) -> dict[str, CommitSignature]:
+    """git's verification of every commit in one process; {} for no commits."""
+    if not commits:
+        return {}
+    fields = "%x1f".join(["%H", "%G?", "%GS", "%GK"])
+    args = ["log", "--no-walk=unsorted", f"--format={fields}%x1e", *commits, "--"]
+    out = decode_path(run_git(args, cwd=repo.common_dir).stdout)
+    found: dict[str, CommitSignature] = {}
+    for record in out.split("\x1e"):
+        parts = record.strip("\n").split("\x1f")
+        if len(parts) == 4:
+            found[parts[0]] = CommitSignature(*parts)
+    return found
+
+
+def has_signature_header(repo: Repository, commit: str) -> bool:
+    """Whether the commit carries a signature at all (git shows N when it cannot check)."""
+    import pygit2
+
+    obj = repo.shared_libgit2().get(commit)
+    return isinstance(obj, pygit2.Commit) and obj.gpg_signature[0] is not None

@@ -1,0 +1,60 @@
+"""Who vouches for a recorded status: the verified signer of the ledger commit that added it.
+
+The signer comes from git's verification of that commit (the ssh principal from
+`gpg.ssh.allowedSignersFile`, or the OpenPGP key's user id), never from the committer
+field, which anyone can set to any name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gitcorrex.git.notes_history import introducing_commit
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.signing import CommitSignature, has_signature_header, verify_commit_signatures
+
+_STATES = {"G": "verified", "U": "untrusted", "B": "bad", "X": "expired", "Y": "expired-key",
+           "R": "revoked", "E": "unverifiable", "N": "unsigned"}
+
+
+@dataclass(frozen=True)
+class Signer:
+    """`state` is verified, untrusted, bad, expired, revoked, unverifiable or unsigned;
+    `signer`/`key` are set only when git verified the signature (verified or untrusted)."""
+
+    commit: str | None
+    state: str
+    signer: str | None
+    key: str | None
+
+    def describe(self) -> str:
+        if self.signer is not None:
+            return f"{self.state} signer {self.signer} key {self.key}"
+        return self.state
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"ledger_commit": self.commit, "state": self.state, "signer": self.signer,
+                "key": self.key}
+
+
+def signers_of(repo: Repository, tip: str | None, wanted: Mapping[str, str]) -> dict[str, Signer]:
+    """tree → the signer of the ledger commit that recorded event `wanted[tree]` on it."""
+    if tip is None:
+        return {}
+    commits = {tree: introducing_commit(repo, tip, tree, f'"id":"{event}"'.encode())
+               for tree, event in wanted.items()}
+    checks = verify_commit_signatures(repo, sorted({c for c in commits.values() if c}))
+    return {tree: _signer(repo, commit, checks.get(commit or ""))
+            for tree, commit in commits.items()}
+
+
+def _signer(repo: Repository, commit: str | None, check: CommitSignature | None) -> Signer:
+    if commit is None or check is None:
+        return Signer(commit, "unverifiable", None, None)
+    state = _STATES.get(check.status, "unverifiable")
+    if state == "unsigned" and has_signature_header(repo, commit):
+        state = "unverifiable"  # signed, but git has no key or allowed signers to check it
+    if state in ("verified", "untrusted") and check.signer:
+        return Signer(commit, state, check.signer, check.key or None)
+    return Signer(commit, state, None, None)

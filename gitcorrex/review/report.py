@@ -1,0 +1,87 @@
+"""`git correx report`: what the ledger says about each commit of a pull request.
+
+Per commit (oldest first): its tree's verifications, manifest assessments and grounding
+verdicts, and the outcome of every session that recorded something on that tree. Read in
+two batched passes (the trees, then the sessions they name) at one ledger tip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gitcorrex.git.commit_log import LoggedCommit, list_commits
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.assessment import ASSESSMENT_KIND
+from gitcorrex.model.events import RecordedEvent, session_object_oid
+from gitcorrex.model.note_lines import LedgerEntry, Problem
+from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.review.tree_events import read_subjects
+from gitcorrex.review.tree_status import TreeStatus, tree_status
+
+GROUNDING_KIND = "plan_grounding_evaluated"
+
+
+@dataclass(frozen=True)
+class SessionOutcome:
+    """A session's latest event: `session_completed` when it ended, else where it stands."""
+
+    session: str
+    last_kind: str
+    last_seq: int | None
+    at: str
+
+
+@dataclass(frozen=True)
+class CommitFacts:
+    """One commit and the facts on its tree, each list newest first."""
+
+    commit: LoggedCommit
+    status: TreeStatus
+    verifications: list[RecordedEvent]
+    assessments: list[RecordedEvent]
+    groundings: list[RecordedEvent]
+    sessions: list[SessionOutcome]
+
+
+@dataclass(frozen=True)
+class Report:
+    revisions: list[str]
+    commits: list[CommitFacts]
+    problems: list[Problem]
+
+    def count(self, result: str) -> int:
+        return sum(1 for facts in self.commits if facts.status.result == result)
+
+
+def build_report(repo: Repository, *, revisions: list[str]) -> Report:
+    """Every commit of `revisions` (default HEAD), oldest first, with its recorded facts."""
+    commits = list_commits(repo, revisions, oldest_first=True)
+    trees = read_subjects(repo, (commit.tree for commit in commits))
+    names = sorted({e.session for c in commits for e in trees.on(c.tree) if e.session})
+    sessions = read_subjects(repo, (session_object_oid(name) for name in names), at=trees)
+    outcomes = {name: _outcome(name, sessions.on(session_object_oid(name))) for name in names}
+    facts = [_facts(commit, trees.on(commit.tree), outcomes) for commit in commits]
+    return Report(revisions or ["HEAD"], facts, [*trees.problems, *sessions.problems])
+
+
+def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
+           outcomes: dict[str, SessionOutcome | None]) -> CommitFacts:
+    newest = sorted(entries, key=lambda entry: (entry.at, entry.id), reverse=True)
+
+    def of(kind: str) -> list[RecordedEvent]:
+        return [entry.event() for entry in newest if entry.kind == kind]
+
+    names = dict.fromkeys(entry.session for entry in newest if entry.session)
+    found = [outcomes[name] for name in names if outcomes.get(name) is not None]
+    return CommitFacts(commit, tree_status(commit.tree, entries), of(VERIFICATION_KIND),
+                       of(ASSESSMENT_KIND), of(GROUNDING_KIND),
+                       [outcome for outcome in found if outcome is not None])
+
+
+def _outcome(session: str, entries: Sequence[LedgerEntry]) -> SessionOutcome | None:
+    mine = [entry for entry in entries if entry.session == session]
+    if not mine:
+        return None
+    last = max(mine, key=lambda entry: (entry.seq or 0, entry.at, entry.id))
+    return SessionOutcome(session, last.kind, last.seq, last.at)

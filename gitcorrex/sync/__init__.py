@@ -1,0 +1,1 @@
+"""Sharing one ledger between clones through an ordinary git remote."""

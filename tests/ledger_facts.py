@@ -1,0 +1,87 @@
+"""Recording realistic ledger facts in-process, with fixed provenance and clock.
+
+For tests whose subject is reading, rendering or sharing the ledger, not `verify` itself:
+the events are built through the same payload models `verify` and the gates use.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from gitcorrex.git.notes import write_blob
+from gitcorrex.git.repository import Repository, discover_in_process
+from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.model.assessment import ASSESSMENT_KIND, AssessmentFields, PathVerdict, Rule, Verdict
+from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
+from gitcorrex.model.verification import (
+    VERIFICATION_KIND,
+    CommandRecord,
+    OutputEvidence,
+    Reason,
+    Result,
+    StopReason,
+    VerificationFields,
+)
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+PROFILE = (b'version = 1\n[commands]\ntest = "python -m pytest -q"\n'
+           b'[expectations]\ntest = ["test"]\n')
+
+
+def provenance(email: str = "ada@example.test", runtime: str = "1-00ff00ff") -> Provenance:
+    return Provenance(
+        actor=Actor(name="Ada Tester", email=email, host="testhost", runtime=runtime),
+        tool=ToolVersions(correx="0.1.0", git="2.39.5", libgit2="1.9.7"),
+    )
+
+
+def verification_draft(repo: Repository, tree: str, result: str = "pass", *,
+                       tail: str = "", expectation: str = "test", session: str | None = None,
+                       command: str = "test") -> EventDraft:
+    """A `workspace_verification_observed` draft on `tree`, one command run."""
+    failing = result != "pass"
+    record = CommandRecord(
+        name=command, argv=["python", "-m", "pytest", "-q"], digest="0" * 64,
+        exit_code=1 if result == "fail" else (None if failing else 0), signal=None,
+        stop_reason=StopReason.EXIT if result != "unavailable" else StopReason.TIMEOUT,
+        duration_ms=12,
+        output=OutputEvidence(size=len(tail.encode()), sha256="0" * 64, tail=tail, blob=None,
+                              truncated=False),
+    )
+    fields = VerificationFields(
+        expectation=expectation, result=Result(result),
+        reason=Reason.TIMEOUT if result == "unavailable" else None, missing_path=None,
+        commands=[record], writes=[], state_after=tree, head_tree=tree, changed_paths=[],
+        changed_paths_omitted=0, profile=write_blob(repo, PROFILE), isolated=False,
+        reused_from=None,
+    )
+    return EventDraft(VERIFICATION_KIND, (tree,), fields.model_dump(mode="json"),
+                      session=session, state_key=tree)
+
+
+def assessment_draft(tree: str, paths: list[str], commit: str | None = None) -> EventDraft:
+    """A BLOCK `tool_call_assessed` from the range check, naming `paths`."""
+    fields = AssessmentFields(
+        origin="check", action="write", verdict=Verdict.BLOCK,
+        rule=Rule.PATH_OUTSIDE_MANIFEST, manifest_source="BASE", manifest=["/src/**"],
+        paths=[PathVerdict(path=p, change="added", rule=Rule.PATH_OUTSIDE_MANIFEST,
+                           detail="outside the manifest") for p in paths],
+        paths_omitted=0, commit=commit,
+    )
+    return EventDraft(ASSESSMENT_KIND, (tree,), fields.model_dump(mode="json"), state_key=tree)
+
+
+def record(path: Path, *drafts: EventDraft, seconds: int = 0,
+           who: Provenance | None = None) -> list[RecordedEvent]:
+    """Append `drafts` in one notes commit at T0 + seconds."""
+    return append_events(discover_in_process(path), list(drafts),
+                         now=T0 + timedelta(seconds=seconds), provenance=who or provenance())
+
+
+def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0,
+                tail: str = "", session: str | None = None) -> RecordedEvent:
+    """Record one verification of `tree` in the repository at `path`."""
+    repo = discover_in_process(path)
+    draft = verification_draft(repo, tree, result, tail=tail, session=session)
+    return record(path, draft, seconds=seconds)[0]

@@ -1,0 +1,118 @@
+"""`git correx report --format markdown`: a snapshot, and hostile names that forge nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gitcorrex.git.notes import write_blob
+from gitcorrex.git.repository import discover_in_process
+from gitcorrex.ledger import EventDraft
+from gitcorrex.review.markdown_text import html_text, markdown_text
+from tests.conftest import CliResult, git, write
+from tests.ledger_facts import assessment_draft, record, verification_draft
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+HOSTILE_FILE = "docs/<img src=x onerror=alert(1)>.md"
+PIPE_FILE = "a|b*c_[x](http://evil.test)`.md"
+BIDI_FILE = "src/\u202eevil\u2066.txt"
+HOSTILE_SUBJECT = ("fix: </details><script>alert(1)</script> @admin "
+                   "[click](javascript:alert(1)) | \u202egnp.exe")
+HOSTILE_TAIL = ("collected 3 items\n</pre></details><h1>pwned</h1>\n"
+                "\x1b[31mFAILED\x1b[0m tests/test_x.py::test_\u202eevil ```\n\n# not a heading\n")
+ALLOWED_TAGS = {"<details>", "</details>", "<summary>", "</summary>", "<pre>", "</pre>"}
+
+
+def commit_all(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD^{tree}").strip()
+
+
+def build_history(repo: Path) -> str:
+    """Three commits: verified and in a session; failing with hostile facts; unverified."""
+    base = git(repo, "rev-parse", "HEAD").strip()
+    handle = discover_in_process(repo)
+    write(repo, "src/app.py", "print('ok')\n")
+    first = commit_all(repo, "add the app")
+    record(repo, verification_draft(handle, first, "pass", session="run-42"), seconds=1)
+    write(repo, HOSTILE_FILE, "x\n")
+    write(repo, PIPE_FILE, "x\n")
+    write(repo, BIDI_FILE, "x\n")
+    second = commit_all(repo, HOSTILE_SUBJECT)
+    plan = write_blob(handle, b'{"plan": "demo"}\n')
+    grounding = EventDraft("plan_grounding_evaluated", (second, plan), {
+        "plan": plan, "plan_id": "plan_*1*", "verdict": "return_to_architect",
+        "findings": [{"check": "referenced_paths", "step": "s1", "subject": HOSTILE_FILE,
+                      "status": "absent", "route": "return_to_architect", "paths": [],
+                      "candidates": [], "detail": None}],
+        "profile": plan, "index": None, "extractors": {}}, state_key=second)
+    record(repo, verification_draft(handle, second, "fail", tail=HOSTILE_TAIL),
+           assessment_draft(second, [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]), grounding, seconds=2)
+    write(repo, "late.txt", "late\n")
+    commit_all(repo, "unverified tail commit")
+    return base
+
+
+def test_report_markdown_matches_the_snapshot(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    base = build_history(repo)
+    result = correx(repo, "report", f"{base}..HEAD", "--format", "markdown")
+    assert result.code == 0, result
+    snapshot = SNAPSHOTS / "report_hostile.md"
+    rendered = result.stdout.replace(base, "BASE")
+    if os.environ.get("CORREX_UPDATE_SNAPSHOTS"):
+        snapshot.write_text(rendered, encoding="utf-8")
+    assert rendered == snapshot.read_text(encoding="utf-8")
+
+
+def test_hostile_text_cannot_forge_markup(repo: Path, correx: Callable[..., CliResult]) -> None:
+    base = build_history(repo)
+    out = correx(repo, "report", f"{base}..HEAD").stdout
+    assert set(re.findall(r"<[^<>]*>", out)) <= ALLOWED_TAGS
+    invisible = [c for c in out if c != "\n" and unicodedata.category(c) in ("Cc", "Cf")]
+    assert invisible == []
+    assert out.count("<details>") == out.count("</details>") == 1
+    assert out.count("<pre>") == out.count("</pre>") == 1
+    pre = out.split("<pre>")[1].split("</pre>")[0]  # raw HTML: only `<` could end it early
+    assert "<" not in pre and "&lt;/pre&gt;&lt;/details&gt;" in pre
+    assert "](" not in out.replace("\\](", "").replace("]\\(", "")
+    assert "\\@admin" in out and "\\u202egnp" in out
+
+
+def test_markdown_text_escapes_each_kind_of_hostile_character() -> None:
+    assert markdown_text("a*b_c") == "a\\*b\\_c"
+    assert markdown_text("<b>&") == "&lt;b&gt;&amp;"
+    assert markdown_text("x\ny\u202e\x1b") == "x\\\\x0ay\\\\u202e\\\\x1b"
+    assert markdown_text("[t](u)|") == "\\[t\\]\\(u\\)\\|"
+    assert html_text("</pre>\n\t\u2067", keep_newlines=True) == "&lt;/pre&gt;\n\t\\u2067"
+
+
+@pytest.mark.parametrize("fmt", [["--format", "json"], ["--json"]])
+def test_report_json_carries_the_facts_unescaped(
+    repo: Path, correx: Callable[..., CliResult], fmt: list[str]
+) -> None:
+    base = build_history(repo)
+    result = correx(repo, "report", f"{base}..HEAD", *fmt)
+    assert result.code == 0, result
+    commits = json.loads(result.stdout)["commits"]
+    assert [c["status"]["result"] for c in commits] == ["pass", "fail", "none"]
+    assert commits[1]["subject"] == HOSTILE_SUBJECT
+    paths = [p["path"] for p in commits[1]["assessments"][0]["paths"]]
+    assert paths == [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]
+    assert commits[0]["sessions"][0]["session"] == "run-42"
+
+
+def test_report_of_an_unknown_revision_exits_2(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    result = correx(repo, "report", "nowhere..HEAD")
+    assert result.code == 2, result
+    assert "nowhere" in result.stderr
