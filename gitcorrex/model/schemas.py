@@ -29,6 +29,22 @@ from gitcorrex.model.preconditions import (
     PreconditionClarified,
     PreconditionFailed,
 )
+from gitcorrex.model.session_events import (
+    SESSION_COMPLETED_KIND,
+    SESSION_PAUSED_KIND,
+    SESSION_RESUMED_KIND,
+    STEP_FAILED_KIND,
+    STEP_STARTED_KIND,
+    STEP_VERIFIED_KIND,
+    TRANSITION_ADMITTED_KIND,
+    SessionCompletedFields,
+    SessionPausedFields,
+    SessionResumedFields,
+    StepFailedFields,
+    StepStartedFields,
+    StepVerifiedFields,
+    TransitionAdmittedFields,
+)
 from gitcorrex.model.verification import (
     SETUP_KIND,
     VERIFICATION_KIND,
@@ -69,6 +85,13 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     ASSESSMENT_KIND: AssessmentFields,
     PRECONDITION_FAILED_KIND: PreconditionFailed,
     PRECONDITION_CLARIFIED_KIND: PreconditionClarified,
+    STEP_STARTED_KIND: StepStartedFields,
+    STEP_VERIFIED_KIND: StepVerifiedFields,
+    STEP_FAILED_KIND: StepFailedFields,
+    TRANSITION_ADMITTED_KIND: TransitionAdmittedFields,
+    SESSION_PAUSED_KIND: SessionPausedFields,
+    SESSION_RESUMED_KIND: SessionResumedFields,
+    SESSION_COMPLETED_KIND: SessionCompletedFields,
 }
 
 

@@ -1,0 +1,82 @@
+"""Which session a workspace is in, its folded state, and the plan it executes.
+
+A workspace names its session with `git config correx.session` (written by `plan lock` and
+`step start`); `--session ID` or `CORREX_SESSION` (read by the CLI) override it. The plan
+is read back from the blob the ledger anchors, so a session never depends on the plan file
+still being where it was locked from.
+"""
+
+from __future__ import annotations
+
+from gitcorrex import ledger
+from gitcorrex.errors import ConfigError, UsageError
+from gitcorrex.git.config import config_value, set_config_value
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.tree_objects import read_blob_if_present
+from gitcorrex.model.events import session_object_oid
+from gitcorrex.model.plan import Plan
+from gitcorrex.model.session_state import SessionState
+from gitcorrex.plan.load import parse_plan
+from gitcorrex.session.fold import fold_session
+
+SESSION_CONFIG = "correx.session"
+
+
+def workspace_session(repo: Repository, given: str | None) -> str | None:
+    """`given` (flag or environment), else `git config correx.session`, else None."""
+    chosen = given or config_value(repo, SESSION_CONFIG) or None
+    if chosen is not None:
+        ledger.check_session_id(chosen)
+    return chosen
+
+
+def chosen_session(repo: Repository, given: str | None) -> str:
+    """The session a command acts on; exit 2 when the workspace names none."""
+    chosen = workspace_session(repo, given)
+    if chosen is None:
+        raise UsageError("no session selected",
+                         hint="pass --session ID, set CORREX_SESSION, or run `git correx "
+                              f"plan lock` (it sets `git config {SESSION_CONFIG}`)")
+    return chosen
+
+
+def remember_session(repo: Repository, session: str) -> None:
+    """Make `session` the workspace's session, so the hooks and `assess` follow its step."""
+    if config_value(repo, SESSION_CONFIG) != session:
+        set_config_value(repo, SESSION_CONFIG, session)
+
+
+def read_state(repo: Repository, session: str) -> SessionState:
+    """The session's state folded from the ledger as it is now."""
+    read = ledger.read_subject(repo, session_object_oid(session))
+    return fold_entries(session, read.entries)
+
+
+def fold_entries(session: str, entries: list[ledger.LedgerEntry]) -> SessionState:
+    """Order the session's entries by seq and fold them (what replay does too)."""
+    mine = sorted((e for e in entries if e.session == session),
+                  key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
+    return fold_session(session, [entry.event() for entry in mine])
+
+
+def state_at(view: ledger.LedgerView, session: str) -> SessionState:
+    """The session's state at one ledger tip (inside a compare-and-swap attempt)."""
+    return fold_session(session, view.session_events(session))
+
+
+def existing_state(repo: Repository, session: str) -> SessionState:
+    """The state of a session that must exist; exit 2 naming the id otherwise."""
+    state = read_state(repo, session)
+    if not state.exists:
+        raise UsageError(f"no session {session!r} in the ledger",
+                         hint="list sessions with `git correx session list`")
+    return state
+
+
+def session_plan(repo: Repository, plan_identity: str | None) -> Plan:
+    """The locked plan, read from its stored blob (the ledger anchors it)."""
+    raw = read_blob_if_present(repo, plan_identity) if plan_identity else None
+    if raw is None:
+        raise ConfigError(f"the session's plan blob {plan_identity} is not in this repository",
+                          hint="fetch the ledger ref (it anchors the plan), or lock again")
+    return parse_plan(raw, source=f"plan {plan_identity}").plan
