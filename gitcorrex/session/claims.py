@@ -105,7 +105,7 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
         return [pause_draft(state, fields)]
 
     events = run_transition(repo, session, transition=Transition.PAUSE,
-                            expected=context.revision, admit=admit, now=clock(),
+                            expected=None, admit=admit, now=clock(),
                             provenance=provenance)
     return ClaimDecision(ClaimOutcome.CONFIRMED, "confirmed: the session is paused "
                          "(semantic_terminal)", seen, events)

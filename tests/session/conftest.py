@@ -114,3 +114,19 @@ def status(run: Callable[..., CliResult], root: Path, session: str) -> dict[str,
 def steps_of(document: dict[str, Any]) -> dict[str, tuple[str, int]]:
     """step id → (status, attempts) from a status document."""
     return {s["id"]: (s["status"], s["attempts"]) for s in document["state"]["steps"]}
+
+
+@pytest.fixture
+def locked(project: Path, plans: Callable[..., Path],
+           cli: Callable[..., CliResult]) -> tuple[Path, str]:  # noqa: F811
+    """The project with the three-step plan locked (in process); (root, session id)."""
+    result = lock_ready(cli, project, plans("v1", THREE_STEPS), "--session", "run-1")
+    assert result.code == 0, result
+    return project, "run-1"
+
+
+def state_key(root: Path) -> str:
+    """The workspace's state key, as `git correx state` computes it."""
+    from gitcorrex.git.state import compute_state
+
+    return compute_state(discover_with_git(root)).state_key
