@@ -16,10 +16,12 @@ from gitcorrex.git.tree_objects import read_blob_if_present
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.plan import Plan
 from gitcorrex.model.session_state import SessionState
+from gitcorrex.model.verification import VERIFICATION_KIND
 from gitcorrex.plan.load import parse_plan
-from gitcorrex.session.fold import fold_session
+from gitcorrex.session.fold import FOLDED_KINDS, LineEvent, fold_session
 
 SESSION_CONFIG = "correx.session"
+_PASS = b'"result":"pass"'
 
 
 def workspace_session(repo: Repository, given: str | None) -> str | None:
@@ -53,10 +55,22 @@ def read_state(repo: Repository, session: str) -> SessionState:
 
 
 def fold_entries(session: str, entries: list[ledger.LedgerEntry]) -> SessionState:
-    """Order the session's entries by seq and fold them (what replay does too)."""
+    """Order the session's entries by seq and fold them (what replay does too).
+
+    Only the lines the fold reads are parsed in full: every event counts towards the
+    revision, but a failed observation (most of a long session) changes nothing, and its
+    canonical line says so without parsing (`"result":"pass"` appears in a pass only).
+    """
     mine = sorted((e for e in entries if e.session == session),
                   key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
-    return fold_session(session, [entry.event() for entry in mine])
+    return fold_session(session, [LineEvent.parse(e.line) for e in mine if _folded(e)],
+                        revision=len(mine))
+
+
+def _folded(entry: ledger.LedgerEntry) -> bool:
+    if entry.kind == VERIFICATION_KIND:
+        return _PASS in entry.line
+    return entry.kind in FOLDED_KINDS
 
 
 def state_at(view: ledger.LedgerView, session: str) -> SessionState:

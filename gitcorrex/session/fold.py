@@ -10,13 +10,14 @@ loads as `unattributed`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
-from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.note_lines import ENVELOPE_KEYS
 from gitcorrex.model.plan_events import LOCKED_KIND, SESSION_STARTED_KIND
 from gitcorrex.model.preconditions import PRECONDITION_CLARIFIED_KIND, PRECONDITION_FAILED_KIND
 from gitcorrex.model.session_events import (
@@ -78,18 +79,69 @@ class _Fold:
     problems: list[FoldProblem] = field(default_factory=list)
 
 
-def fold_session(session: str, events: Sequence[RecordedEvent]) -> SessionState:
-    """Fold `events` (the session's, in seq order) into its state."""
+class FoldEvent(Protocol):
+    """What the fold reads of an event: a RecordedEvent, or a LineEvent (cheaper to make)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def session(self) -> str | None: ...
+    @property
+    def seq(self) -> int | None: ...
+    @property
+    def step(self) -> str | None: ...
+    @property
+    def state_key(self) -> str | None: ...
+    @property
+    def model_extra(self) -> dict[str, Any] | None: ...
+
+    def field(self, name: str) -> object: ...
+
+
+@dataclass(frozen=True)
+class LineEvent:
+    """A stored line read with `json.loads` alone: the envelope fields the fold needs and
+    the kind fields as `model_extra`. Parsing the actor and tool models of 5,000 events
+    would cost more than the whole fold."""
+
+    id: str
+    kind: str
+    session: str | None
+    seq: int | None
+    step: str | None
+    state_key: str | None
+    model_extra: dict[str, Any]
+
+    @classmethod
+    def parse(cls, line: bytes) -> LineEvent:
+        data = json.loads(line)
+        extra = {k: v for k, v in data.items() if k not in ENVELOPE_KEYS}
+        return cls(data["id"], data["kind"], data.get("session"), data.get("seq"),
+                   data.get("step"), data.get("state_key"), extra)
+
+    def field(self, name: str) -> object:
+        return self.model_extra.get(name)
+
+
+def fold_session(session: str, events: Sequence[FoldEvent], *,
+                 revision: int | None = None) -> SessionState:
+    """Fold `events` (the session's, in seq order) into its state.
+
+    `revision` is the session's event count when `events` leaves out events the fold
+    ignores (see FOLDED_KINDS); by default every event given counts.
+    """
     state = _Fold(session)
     mine = [event for event in events if event.session == session]
     for event in mine:
         handler = _HANDLERS.get(event.kind)
         if handler is not None:
             handler(state, event)
-    return _freeze(state, len(mine))
+    return _freeze(state, len(mine) if revision is None else revision)
 
 
-def _payload(state: _Fold, event: RecordedEvent, model: type[BaseModel]) -> Any:
+def _payload(state: _Fold, event: FoldEvent, model: type[BaseModel]) -> Any:
     """The event's fields through `model`, or None (and a problem) when they do not fit."""
     try:
         return model.model_validate(event.model_extra or {})
@@ -101,13 +153,13 @@ def _payload(state: _Fold, event: RecordedEvent, model: type[BaseModel]) -> Any:
         return None
 
 
-def _started(state: _Fold, event: RecordedEvent) -> None:
+def _started(state: _Fold, event: FoldEvent) -> None:
     plan, steps = event.field("plan"), event.field("steps")
     state.plan, state.plan_id = str(plan), str(event.field("plan_id"))
     state.steps = {str(s): _Step() for s in steps} if isinstance(steps, list) else {}
 
 
-def _locked(state: _Fold, event: RecordedEvent) -> None:
+def _locked(state: _Fold, event: FoldEvent) -> None:
     plan = str(event.field("plan"))
     if plan not in state.plans:
         state.plans.append(plan)
@@ -131,7 +183,7 @@ def _strings(value: object) -> list[str]:
     return [str(item) for item in value] if isinstance(value, list) else []
 
 
-def _observed(state: _Fold, event: RecordedEvent) -> None:
+def _observed(state: _Fold, event: FoldEvent) -> None:
     if event.field("result") != "pass" or event.state_key is None:
         return
     commands = event.field("commands")
@@ -146,7 +198,7 @@ def _observed(state: _Fold, event: RecordedEvent) -> None:
         changed_paths_omitted=omitted if isinstance(omitted, int) else 0)
 
 
-def _step_started(state: _Fold, event: RecordedEvent) -> None:
+def _step_started(state: _Fold, event: FoldEvent) -> None:
     fields = _payload(state, event, StepStartedFields)
     step_id = _step_id(state, event)
     if fields is None or step_id is None:
@@ -155,7 +207,7 @@ def _step_started(state: _Fold, event: RecordedEvent) -> None:
     state.active, state.writes = step_id, list(fields.writes)
 
 
-def _step_verified(state: _Fold, event: RecordedEvent) -> None:
+def _step_verified(state: _Fold, event: FoldEvent) -> None:
     fields = _payload(state, event, StepVerifiedFields)
     step_id = _step_id(state, event)
     if fields is None or step_id is None:
@@ -171,7 +223,7 @@ def _step_verified(state: _Fold, event: RecordedEvent) -> None:
                                   changed_paths=[], changed_paths_omitted=0)
 
 
-def _step_failed(state: _Fold, event: RecordedEvent) -> None:
+def _step_failed(state: _Fold, event: FoldEvent) -> None:
     fields = _payload(state, event, StepFailedFields)
     step_id = _step_id(state, event)
     if fields is None or step_id is None:
@@ -182,7 +234,7 @@ def _step_failed(state: _Fold, event: RecordedEvent) -> None:
     step.last_failure, step.feedback = fields.observation, fields.feedback
 
 
-def _step_id(state: _Fold, event: RecordedEvent) -> str | None:
+def _step_id(state: _Fold, event: FoldEvent) -> str | None:
     """The envelope's step; a step event without one is malformed."""
     if event.step is None:
         state.problems.append(FoldProblem(event=event.id, seq=event.seq, kind=event.kind,
@@ -190,7 +242,7 @@ def _step_id(state: _Fold, event: RecordedEvent) -> str | None:
     return event.step
 
 
-def _paused(state: _Fold, event: RecordedEvent) -> None:
+def _paused(state: _Fold, event: FoldEvent) -> None:
     extra = event.model_extra or {}
     if "cause" not in extra:  # written before pause provenance existed
         reason = extra.get("reason")
@@ -210,7 +262,7 @@ def _paused(state: _Fold, event: RecordedEvent) -> None:
         state.steps[fields.escalation.step].status = StepStatus.BLOCKED
 
 
-def _resumed(state: _Fold, event: RecordedEvent) -> None:
+def _resumed(state: _Fold, event: FoldEvent) -> None:
     fields = _payload(state, event, SessionResumedFields)
     if fields is None:
         return
@@ -222,12 +274,12 @@ def _resumed(state: _Fold, event: RecordedEvent) -> None:
             step.max_attempts, step.status = fields.budget, StepStatus.FAILED
 
 
-def _completed(state: _Fold, event: RecordedEvent) -> None:
+def _completed(state: _Fold, event: FoldEvent) -> None:
     if _payload(state, event, SessionCompletedFields) is not None:
         state.completed = True
 
 
-def _precondition(state: _Fold, event: RecordedEvent) -> None:
+def _precondition(state: _Fold, event: FoldEvent) -> None:
     path = event.field("path")
     if not isinstance(path, str):
         return
@@ -239,7 +291,7 @@ def _precondition(state: _Fold, event: RecordedEvent) -> None:
         named_by=named_by if isinstance(named_by, str) else None)
 
 
-def _clarified(state: _Fold, event: RecordedEvent) -> None:
+def _clarified(state: _Fold, event: FoldEvent) -> None:
     path = event.field("path")
     if isinstance(path, str):
         state.preconditions.pop(path, None)
@@ -247,7 +299,7 @@ def _clarified(state: _Fold, event: RecordedEvent) -> None:
             state.clarified.append(path)
 
 
-_HANDLERS: dict[str, Callable[[_Fold, RecordedEvent], None]] = {
+_HANDLERS: dict[str, Callable[[_Fold, FoldEvent], None]] = {
     SESSION_STARTED_KIND: _started,
     LOCKED_KIND: _locked,
     VERIFICATION_KIND: _observed,
@@ -260,6 +312,8 @@ _HANDLERS: dict[str, Callable[[_Fold, RecordedEvent], None]] = {
     PRECONDITION_FAILED_KIND: _precondition,
     PRECONDITION_CLARIFIED_KIND: _clarified,
 }
+
+FOLDED_KINDS = frozenset(_HANDLERS)
 
 
 def _freeze(state: _Fold, revision: int) -> SessionState:

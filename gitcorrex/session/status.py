@@ -11,6 +11,7 @@ from gitcorrex.git.state import compute_state
 from gitcorrex.model.plan_events import SESSION_STARTED_KIND
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.session.context import existing_state, fold_entries
+from gitcorrex.threads import in_background
 
 
 class WorkspaceView(BaseModel):
@@ -45,8 +46,11 @@ class SessionSummary(BaseModel):
 
 def session_status(repo: Repository, session: str) -> SessionReport:
     """The folded state plus the workspace's view of its baseline."""
-    state = existing_state(repo, session)
-    key = compute_state(repo).state_key
+    measuring = in_background(lambda: compute_state(repo).state_key)  # git works meanwhile
+    try:
+        state = existing_state(repo, session)
+    finally:
+        key = measuring()  # never leave the measurement (and its temporary index) behind
     valid = state.baseline is not None and state.baseline.state_key == key
     return SessionReport(state=state, workspace=WorkspaceView(state_key=key,
                                                               baseline_valid=valid))
