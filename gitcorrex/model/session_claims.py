@@ -29,7 +29,7 @@ Bounded = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
 Named = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
 FactValue = StrictBool | StrictInt | Bounded | None
 
-_RECORD = ConfigDict(frozen=True, extra="forbid")
+_RECORD = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ClaimClass(str, Enum):
@@ -51,7 +51,8 @@ class ClaimOutcome(str, Enum):
 class BlockerClaim(BaseModel):
     """`{class, provider, subject, fact, expected}`; `max_age_s` bounds the evidence's age."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              defer_build=True)
 
     claim_class: ClaimClass = Field(alias="class")
     provider: Named

@@ -14,7 +14,6 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from gitcorrex.model.events import Oid
-from gitcorrex.model.plan import StepId
 from gitcorrex.model.session_claims import AdmissionReceipt, Bounded, Named
 
 STEP_STARTED_KIND = "step_started"
@@ -25,7 +24,7 @@ SESSION_PAUSED_KIND = "session_paused"
 SESSION_RESUMED_KIND = "session_resumed"
 SESSION_COMPLETED_KIND = "session_completed"
 
-_RECORD = ConfigDict(frozen=True, extra="forbid")
+_RECORD = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Transition(str, Enum):
@@ -100,7 +99,7 @@ class Escalation(BaseModel):
 
     model_config = _RECORD
 
-    step: StepId
+    step: Named
     attempts: StrictInt = Field(ge=1)
     max_attempts: StrictInt = Field(ge=1)
     last_failure: str
@@ -142,5 +141,5 @@ class SessionCompletedFields(BaseModel):
     model_config = _RECORD
 
     plan: Oid
-    steps: list[StepId]
+    steps: list[Named]
     baseline: Oid

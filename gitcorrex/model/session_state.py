@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-_STATE = ConfigDict(frozen=True, extra="forbid")
+_STATE = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class StepStatus(str, Enum):

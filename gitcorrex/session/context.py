@@ -1,24 +1,18 @@
-"""Which session a workspace is in, its folded state, and the plan it executes.
+"""Which session a workspace is in, and its state folded from the ledger.
 
 A workspace names its session with `git config correx.session` (written by `plan lock` and
-`step start`); `--session ID` or `CORREX_SESSION` (read by the CLI) override it. The plan
-is read back from the blob the ledger anchors, so a session never depends on the plan file
-still being where it was locked from.
+`step start`); `--session ID` or `CORREX_SESSION` (read by the CLI) override it.
 """
 
 from __future__ import annotations
 
 from gitcorrex import ledger
-from gitcorrex.errors import ConfigError, UsageError
+from gitcorrex.errors import UsageError
 from gitcorrex.git.config import config_value, set_config_value
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import read_blob_if_present
 from gitcorrex.model.events import session_object_oid
-from gitcorrex.model.plan import Plan
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.model.verification import VERIFICATION_KIND
-from gitcorrex.plan.load import parse_plan
-from gitcorrex.session.fold import FOLDED_KINDS, LineEvent, fold_session
+from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, LineEvent, fold_session
 
 SESSION_CONFIG = "correx.session"
 _PASS = b'"result":"pass"'
@@ -85,12 +79,3 @@ def existing_state(repo: Repository, session: str) -> SessionState:
         raise UsageError(f"no session {session!r} in the ledger",
                          hint="list sessions with `git correx session list`")
     return state
-
-
-def session_plan(repo: Repository, plan_identity: str | None) -> Plan:
-    """The locked plan, read from its stored blob (the ledger anchors it)."""
-    raw = read_blob_if_present(repo, plan_identity) if plan_identity else None
-    if raw is None:
-        raise ConfigError(f"the session's plan blob {plan_identity} is not in this repository",
-                          hint="fetch the ledger ref (it anchors the plan), or lock again")
-    return parse_plan(raw, source=f"plan {plan_identity}").plan

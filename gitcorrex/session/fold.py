@@ -18,8 +18,6 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from gitcorrex.model.note_lines import ENVELOPE_KEYS
-from gitcorrex.model.plan_events import LOCKED_KIND, SESSION_STARTED_KIND
-from gitcorrex.model.preconditions import PRECONDITION_CLARIFIED_KIND, PRECONDITION_FAILED_KIND
 from gitcorrex.model.session_events import (
     SESSION_COMPLETED_KIND,
     SESSION_PAUSED_KIND,
@@ -45,7 +43,14 @@ from gitcorrex.model.session_state import (
     StepState,
     StepStatus,
 )
-from gitcorrex.model.verification import VERIFICATION_KIND
+
+# The kinds other modules own (model/plan_events, preconditions, verification), spelled here
+# so that folding does not build their models; tests/session/test_fold.py keeps them equal.
+SESSION_STARTED_KIND = "session_started"
+LOCKED_KIND = "plan_locked"
+PRECONDITION_FAILED_KIND = "workspace_precondition_failed"
+PRECONDITION_CLARIFIED_KIND = "precondition_clarified"
+VERIFICATION_KIND = "workspace_verification_observed"
 
 UNATTRIBUTED = "unattributed"
 MALFORMED = "malformed"

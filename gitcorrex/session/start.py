@@ -23,7 +23,8 @@ from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import STEP_STARTED_KIND, StepStartedFields, Transition
 from gitcorrex.model.session_state import OpenPrecondition, SessionState, SessionStatus, StepStatus
 from gitcorrex.profiles.load import load_profile
-from gitcorrex.session.context import existing_state, remember_session, session_plan
+from gitcorrex.session.context import existing_state, remember_session
+from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.transition import refuse, run_transition
 from gitcorrex.verify.selection import select_expectation
 

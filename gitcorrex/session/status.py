@@ -8,9 +8,9 @@ from pydantic import BaseModel, ConfigDict
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
-from gitcorrex.model.plan_events import SESSION_STARTED_KIND
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.session.context import existing_state, fold_entries
+from gitcorrex.session.fold import SESSION_STARTED_KIND
 from gitcorrex.threads import in_background
 
 

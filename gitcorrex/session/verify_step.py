@@ -25,8 +25,9 @@ from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.profiles.load import load_profile
-from gitcorrex.session.context import read_state, session_plan, state_at, workspace_session
+from gitcorrex.session.context import read_state, state_at, workspace_session
 from gitcorrex.session.no_build_claim import complete_without_claim
+from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.settle import settle_drafts
 from gitcorrex.verify.selection import select_expectation
 
