@@ -31,7 +31,8 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
                    expected: int | None, admit: Admission, now: datetime,
                    provenance: Provenance) -> list[RecordedEvent]:
     """Append `transition_admitted` plus what `admit` returns, if the session is still at
-    revision `expected` (None: no revision check) and `admit` does not refuse."""
+    revision `expected` (None: no revision check) and `admit` does not refuse; nothing at
+    all when `admit` returns no drafts."""
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         state = state_at(view, session)
@@ -43,6 +44,8 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
                      f"(--expect-revision {state.revision})")
         refuse_unless_sound(state)
         chosen = admit(state, view)
+        if not chosen:  # the admission decided to record nothing
+            return []
         admitted = TransitionAdmittedFields(
             transition=transition, from_revision=state.revision,
             baseline=state.baseline.state_key if state.baseline else None,
