@@ -108,3 +108,27 @@ def test_session_list_names_each_session(locked, cli) -> None:
     root, session = locked
     result = cli(root, "session", "list")
     assert result.code == 0 and result.stdout.startswith(f"{session}  three  active")
+
+
+def test_verify_of_an_active_step_refuses_another_expectation(locked, cli) -> None:
+    root, session = locked
+    assert cli(root, "step", "start", "S1").code == 0
+    result = cli(root, "verify", "--expect", "notes")
+    assert result.code == 2 and "stage 'implement'" in result.stderr
+    assert status(cli, root, session)["state"]["revision"] == 4  # nothing recorded
+
+
+def test_an_orchestration_settlement_pause_resumes(locked, cli) -> None:
+    root, session = locked
+    assert cli(root, "pause", "--kind", "orchestration_settlement", "--reason",
+               "waiting for the other agents").code == 0
+    assert status(cli, root, session)["state"]["pause"]["cause"] == "orchestration_settlement"
+    assert cli(root, "resume", "--reason", "settled").code == 0
+
+
+def test_status_text_says_when_the_baseline_no_longer_holds(locked, cli) -> None:
+    root, session = locked
+    write(root, "src/extra.py", "X = 1\n")
+    text = cli(root, "session", "status").stdout
+    assert text.startswith(f"session {session}: active, revision 2, plan three")
+    assert "NOT valid here" in text and "re-verify" in text
