@@ -7,11 +7,15 @@ reason and the fix are printed), 3 the session moved on (the current revision is
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.session_cmd import revision_option, selected, session_option, transition_setup
+
+if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
 
 
 @click.group()
@@ -79,7 +83,7 @@ def pause(session: str | None, kind: str | None, reason: str | None, claim_file:
     return 0
 
 
-def _claim(repo, session: str, path: Path, expect_revision: int | None,  # type: ignore[no-untyped-def]
+def _claim(repo: Repository, session: str, path: Path, expect_revision: int | None,
            as_json: bool) -> int:
     from datetime import datetime, timezone
 

@@ -93,22 +93,28 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
         claim_class=claim.claim_class, provider=claim.provider, subject=claim.subject,
         fact=claim.fact, expected=claim.expected, observations=[seen],
         decided_at=decided_at, revision=context.revision, context=context.digest())
-    fields = SessionPausedFields(cause=PauseCause.SEMANTIC_TERMINAL, receipt=receipt,
-                                 reason=f"confirmed {claim.provider}:{claim.fact} = "
-                                        f"{claim.expected!r} on {claim.subject[:12]}"[:1024])
+    events = _record_pause(repo, context, receipt, now=clock(), provenance=provenance)
+    return ClaimDecision(ClaimOutcome.CONFIRMED, "confirmed: the session is paused "
+                         "(semantic_terminal)", seen, events)
+
+
+def _record_pause(repo: Repository, context: _Context, receipt: AdmissionReceipt, *,
+                  now: datetime, provenance: Provenance) -> list[RecordedEvent]:
+    """The pause with its receipt, only if the context is still the one observed."""
+    fields = SessionPausedFields(
+        cause=PauseCause.SEMANTIC_TERMINAL, receipt=receipt,
+        reason=f"confirmed {receipt.provider}:{receipt.fact} = {receipt.expected!r} on "
+               f"{receipt.subject[:12]}"[:1024])
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         if _Context.at(state, view, context.state_key) != context:
-            raise _stale(session, "the session or the ledger moved since the provider "
-                                  "observed")
+            raise _stale(context.session, "the session or the ledger moved since the "
+                                          "provider observed")
         refuse_if_not_running(state)
         return [pause_draft(state, fields)]
 
-    events = run_transition(repo, session, transition=Transition.PAUSE,
-                            expected=None, admit=admit, now=clock(),
-                            provenance=provenance)
-    return ClaimDecision(ClaimOutcome.CONFIRMED, "confirmed: the session is paused "
-                         "(semantic_terminal)", seen, events)
+    return run_transition(repo, context.session, transition=Transition.PAUSE, expected=None,
+                          admit=admit, now=now, provenance=provenance)
 
 
 @dataclass(frozen=True)

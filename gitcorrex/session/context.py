@@ -12,7 +12,8 @@ from gitcorrex.git.config import config_value, set_config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, LineEvent, fold_session
+from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, fold_session
+from gitcorrex.session.fold_input import LineEvent
 
 SESSION_CONFIG = "correx.session"
 _PASS = b'"result":"pass"'
