@@ -49,7 +49,7 @@ def _session_state(session: str | None, read: LedgerRead) -> bytes | None:
     from gitcorrex.model.canonical import canonical_json
     from gitcorrex.session.context import fold_entries
 
-    state = fold_entries(session, read.entries).model_dump(mode="json")
+    state = fold_entries(session, read.entries, read.problems).model_dump(mode="json")
     return canonical_json(state).encode("ascii")
 
 

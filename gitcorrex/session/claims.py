@@ -140,7 +140,7 @@ def _snapshot(repo: Repository, session: str, read: SessionState,
               expect_revision: int | None) -> _Context:
     tip = notes.ledger_tip(repo, notes.ledger_ref(repo))
     view = ledger.LedgerView(repo, tip)
-    state = state_at(view, session)
+    state = state_at(repo, view, session)
     expected = read.revision if expect_revision is None else expect_revision
     if state.revision != expected:
         raise _stale(session, f"the session is at revision {state.revision}, not {expected}")

@@ -37,7 +37,7 @@ def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, st
     _check_changes(repo, read_state(repo, session), step, state_key)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        state = state_at(view, session)
+        state = state_at(repo, view, session)
         if state.active_step != step.id:
             return []
         current = state.step(step.id)

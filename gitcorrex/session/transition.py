@@ -35,7 +35,7 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
     all when `admit` returns no drafts."""
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        state = state_at(view, session)
+        state = state_at(repo, view, session)
         if expected is not None and state.revision != expected:
             raise RevisionConflictError(
                 f"session {session} is at revision {state.revision}, not {expected}: another "

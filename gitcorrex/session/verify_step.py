@@ -75,7 +75,7 @@ def verify_in_session(repo: Repository, request: VerifyRequest, *, env: Mapping[
         return outcome
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        return settle_drafts(state_at(view, active.session), active, outcome)
+        return settle_drafts(state_at(repo, view, active.session), active, outcome)
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)
     said = "\n".join(_describe(event) for event in events)

@@ -104,3 +104,20 @@ def test_kind_names_spelled_in_the_fold_match_their_owners() -> None:
     assert fold.PRECONDITION_CLARIFIED_KIND == preconditions.PRECONDITION_CLARIFIED_KIND
     assert fold.VERIFICATION_KIND == verification.VERIFICATION_KIND
     assert SESSION_CONFIG == context.SESSION_CONFIG
+
+
+def test_a_line_that_is_not_an_event_fails_the_session_closed(locked, cli) -> None:
+    import json
+
+    from gitcorrex.model.events import session_object_oid
+    from tests.conftest import git
+
+    root, session = locked
+    git(root, "notes", "--ref", "correx", "append", "-m", '{"kind": "session_resumed", trunc',
+        session_object_oid(session))
+    document = status(cli, root, session)
+    assert document["state"]["status"] == "invalid"
+    assert {p["kind"] for p in document["state"]["problems"]} == {"ledger"}
+    assert cli(root, "step", "start", "S1").code == 1
+    replayed = json.loads(cli(root, "replay", "--session", session, "--json").stdout)
+    assert replayed["state"] == document["state"]
