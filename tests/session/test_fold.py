@@ -121,3 +121,15 @@ def test_a_line_that_is_not_an_event_fails_the_session_closed(locked, cli) -> No
     assert cli(root, "step", "start", "S1").code == 1
     replayed = json.loads(cli(root, "replay", "--session", session, "--json").stdout)
     assert replayed["state"] == document["state"]
+
+
+def test_replay_text_names_the_step_and_its_outcome(locked, cli) -> None:
+    from tests.conftest import write
+
+    root, session = locked
+    assert cli(root, "step", "start", "S1").code == 0
+    write(root, "src/a.py", "BUG\n")
+    assert cli(root, "verify", "-q").code == 1
+    text = cli(root, "replay", "--session", session).stdout
+    assert "step_started S1" in text
+    assert "step_failed S1 result=fail attempts=1 max_attempts=2 route=continue-fix" in text
