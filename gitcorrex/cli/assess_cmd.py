@@ -55,6 +55,12 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
         click.echo("\n".join(_line(path) for path in outcome.paths))
     if outcome.event is not None and not as_json:
         click.echo(f"git correx: recorded as event {outcome.event[:12]}", err=True)
+    for signal in outcome.preconditions:
+        click.echo(f"git correx: {signal.path} is still missing after {signal.attempts} "
+                   f"attempts and the build needs it ({signal.source.value} "
+                   f"{signal.named_by}): recorded workspace_precondition_failed "
+                   f"{signal.event[:12]}; create it in a bootstrap step, or ask the operator",
+                   err=True)
     return 1 if outcome.blocked else 0
 
 

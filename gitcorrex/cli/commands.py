@@ -8,6 +8,7 @@ from gitcorrex.cli.assess_cmd import assess
 from gitcorrex.cli.check_cmd import check
 from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.doctor_cmd import doctor
+from gitcorrex.cli.gate_cmd import gate
 from gitcorrex.cli.ground_cmd import ground
 from gitcorrex.cli.hooks_cmd import hook, hooks
 from gitcorrex.cli.init_cmd import init
@@ -21,5 +22,5 @@ from gitcorrex.cli.step_cmd import pause, resume, step
 from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           hooks, doctor, hook, plan, session, step, pause, resume]
+                           hooks, doctor, hook, plan, gate, session, step, pause, resume]
 plan.add_command(ground)

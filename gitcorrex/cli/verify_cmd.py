@@ -31,12 +31,18 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     import os
     from datetime import datetime, timezone
 
+    from gitcorrex.cli import head_start
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.git.state import StateProbe
 
-    repo = discover_with_git(start_dir())
-    # git keys the workspace while the heavy modules below load (~150 ms each, overlapped).
-    with StateProbe(repo).begin() as probe:
+    # git keys the workspace while the heavy modules below load (~150 ms each, overlapped);
+    # `git correx verify` started that scan before click was imported.
+    started = head_start.take()
+    if started is None:
+        repo = discover_with_git(start_dir())
+        started = (repo, StateProbe(repo).begin())
+    repo = started[0]
+    with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress, write_verbatim
         from gitcorrex.provenance import current_provenance
         from gitcorrex.verify.outcome import SilentProgress

@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
+from gitcorrex.gates.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
@@ -70,7 +71,8 @@ class AssessedPath(BaseModel):
 
 
 class AssessOutcome(BaseModel):
-    """The whole decision; `event` is the recorded event's id, None when nothing was."""
+    """The whole decision; `event` is the recorded event's id, None when nothing was;
+    `preconditions` the early precondition signals this block completed."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -81,6 +83,7 @@ class AssessOutcome(BaseModel):
     manifest: list[str]
     paths: list[AssessedPath]
     event: str | None
+    preconditions: list[PreconditionSignal] = []
 
     @property
     def blocked(self) -> list[AssessedPath]:
@@ -105,16 +108,20 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
     base = os.path.realpath(request.base)
     paths = [judge.assess(given, base) for given in request.paths]
     verdict = Verdict.BLOCK if any(p.verdict is Verdict.BLOCK for p in paths) else Verdict.ALLOW
-    event = None
+    event, signals = None, []
     if verdict is Verdict.BLOCK or request.record_all:
-        event = record_assessment(
+        stamp = provenance()
+        recorded = record_assessment(
             repo, tree=compute_state(repo).state_key, origin="assess", action=request.action,
             manifest=manifest, verdicts=[_recorded(p, request.action) for p in paths],
             session=request.session, stage=stage, commit=None, clock=clock,
-            provenance=provenance()).id
+            provenance=stamp)
+        event = recorded.id
+        signals = record_precondition_signals(repo, recorded, stage=stage, clock=clock,
+                                              provenance=stamp)
     return AssessOutcome(action=request.action, verdict=verdict, stage=stage,
                          manifest_source=manifest.source, manifest=list(manifest.patterns),
-                         paths=paths, event=event)
+                         paths=paths, event=event, preconditions=signals)
 
 
 class _Judge:

@@ -120,6 +120,10 @@ def block_reason(call: ToolCall, outcome: AssessOutcome) -> str:
     for path in outcome.blocked:
         lines.append(f"  {path.rule.value}: {path.path}: {path.detail}")
         lines.append(f"  instead: {path.fix}")
+    for signal in outcome.preconditions:
+        lines.append(f"  {signal.path} is a build prerequisite ({signal.named_by}) still missing "
+                     f"after {signal.attempts} attempts: stop retrying; it must be created by a "
+                     "bootstrap step, or the operator must clarify")
     return "\n".join(lines) + "\n"
 
 

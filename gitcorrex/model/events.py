@@ -20,6 +20,7 @@ KNOWN_KINDS = frozenset({
     "workspace_verification_observed",
     "workspace_setup_observed",
     "static_analysis_completed",
+    "stage_artifacts_checked",
     "plan_grounding_evaluated",
     "plan_validated",
     "plan_authorized",

@@ -29,6 +29,7 @@ from gitcorrex.model.profile_references import (
 from gitcorrex.model.profile_values import (
     check_relative_path,
     check_run,
+    check_threshold,
     check_version,
     check_write_pattern,
     parse_duration,
@@ -44,6 +45,8 @@ Duration = Annotated[int, BeforeValidator(parse_duration)]
 Size = Annotated[int, BeforeValidator(parse_size)]
 RelativePath = Annotated[str, BeforeValidator(check_relative_path)]
 WritePattern = Annotated[str, BeforeValidator(check_write_pattern)]
+CommandLine = Annotated[str, BeforeValidator(check_run)]
+Threshold = Annotated[float, BeforeValidator(check_threshold)]
 
 _STRICT = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -89,13 +92,30 @@ class Defaults(BaseModel):
 
 
 class StagePolicy(BaseModel):
-    """What one orchestrator stage is held to: its build check, its writes, its retries."""
+    """What one orchestrator stage is held to: its build check, its writes, its retries,
+    and the post-stage gates (`git correx gate`) its output must pass."""
 
     model_config = _STRICT
 
     build_expectation: Name | None = None
     writes: list[WritePattern] = Field(default_factory=list)
     max_attempts: int = Field(default=3, ge=1)
+    # post-stage gates, run in this order by `git correx gate`
+    produces: list[Name] = Field(default_factory=list)
+    ground_references: bool = False
+    brief_echo: bool = False
+    brief_echo_threshold: Threshold = 0.34
+    static_analysis: list[CommandLine] = Field(default_factory=list)
+    precondition_threshold: int = Field(default=3, ge=1)
+
+    @field_validator("produces")
+    @classmethod
+    def _check_produces(cls, value: list[str]) -> list[str]:
+        for index, name in enumerate(value):
+            if name in value[:index]:
+                raise problem("duplicate", f'artifact "{name}" is listed twice',
+                              "list each artifact once", value)
+        return value
 
 
 class Profile(BaseModel):

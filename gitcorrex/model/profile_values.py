@@ -91,6 +91,15 @@ def check_run(value: Any) -> Any:
     return value
 
 
+def check_threshold(value: Any) -> float:
+    """A fraction from 0 to 1 inclusive (an integer 0 or 1 is fine; `true` is not a number)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+        return float(value)
+    raise problem("threshold", f"{show(value)} is not a fraction from 0 to 1",
+                  "write a number like 0.34 (0 accepts anything, 1 needs an exact restatement)",
+                  value)
+
+
 def check_relative_path(value: Any) -> Any:
     """A path inside the repository, written with "/" and without "..", ".", or "//"."""
     _check_path_text(value, "path")

@@ -12,6 +12,16 @@ from pydantic import BaseModel, ConfigDict, create_model
 
 from gitcorrex.model.assessment import ASSESSMENT_KIND, AssessmentFields
 from gitcorrex.model.events import Actor, ToolVersions
+from gitcorrex.model.gates import (
+    ARTIFACTS_KIND,
+    BRIEF_GROUNDING_KIND,
+    ECHO_KIND,
+    STATIC_KIND,
+    ArtifactsChecked,
+    BriefEchoMismatch,
+    BriefGroundingChecked,
+    StaticAnalysisCompleted,
+)
 from gitcorrex.model.grounding import GROUNDING_KIND, GroundingFields
 from gitcorrex.model.plan_events import (
     AUTHORIZED_KIND,
@@ -92,6 +102,10 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     SESSION_PAUSED_KIND: SessionPausedFields,
     SESSION_RESUMED_KIND: SessionResumedFields,
     SESSION_COMPLETED_KIND: SessionCompletedFields,
+    ARTIFACTS_KIND: ArtifactsChecked,
+    BRIEF_GROUNDING_KIND: BriefGroundingChecked,
+    ECHO_KIND: BriefEchoMismatch,
+    STATIC_KIND: StaticAnalysisCompleted,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from gitcorrex.model.assessment import ASSESSMENT_KIND
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import SETUP_KIND, VERIFICATION_KIND
+from gitcorrex.review.gate_lines import GATE_LINES
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
 
@@ -38,6 +39,8 @@ def _verdict(event: RecordedEvent) -> str:
         return _assessment(event)
     if event.kind in SESSION_DETAILS:
         return _session_event(event)
+    if event.kind in GATE_LINES:
+        return GATE_LINES[event.kind](event)
     return event.kind
 
 

@@ -72,8 +72,13 @@ class Observation:
 
 
 def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,
-                       setup_event: RecordedEvent | None) -> VerifyOutcome:
-    """Decide the result, write the output blobs, append one observation."""
+                       setup_event: RecordedEvent | None,
+                       changed: tuple[list[str], int] | None = None) -> VerifyOutcome:
+    """Decide the result, write the output blobs, append one observation.
+
+    `changed` is `changed_since_baseline(obs, before)` when the caller computed it already
+    (verify does, while the commands run).
+    """
     result, reason = decide(run, before, after)
     records: list[CommandRecord] = []
     anchors: dict[str, str] = {} if after == before else {after: "tree"}
@@ -81,7 +86,7 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         record, more = obs.evidence(command, outcome)
         records.append(record)
         anchors.update(more)
-    changed, omitted = _changed(obs, before)
+    paths, omitted = changed or changed_since_baseline(obs, before)
     fields = VerificationFields(
         expectation=obs.selection.expectation,
         result=result,
@@ -91,7 +96,7 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         writes=list(obs.selection.writes),
         state_after=after,
         head_tree=obs.head_tree,
-        changed_paths=changed,
+        changed_paths=paths,
         changed_paths_omitted=omitted,
         profile=obs.profile_oid,
         isolated=obs.isolated,
@@ -122,7 +127,7 @@ def record_reuse(
     """
     extra = cited.model_extra or {}
     fields = {name: extra.get(name) for name in VerificationFields.model_fields}
-    changed, omitted = _changed(obs, state_key)
+    changed, omitted = changed_since_baseline(obs, state_key)
     fields.update(
         expectation=obs.selection.expectation,
         reused_from=original_of(cited),
@@ -142,7 +147,7 @@ def record_reuse(
                          Result.PASS, summary)
 
 
-def _changed(obs: Observation, state_key: str) -> tuple[list[str], int]:
+def changed_since_baseline(obs: Observation, state_key: str) -> tuple[list[str], int]:
     """Paths (bounded) changed since HEAD or the session's latest pass, and how many omitted."""
     baseline = baseline_tree(obs.repo, obs.request_session, obs.head_tree)
     changed = changed_paths(obs.repo, baseline, state_key)

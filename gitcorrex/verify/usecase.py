@@ -20,7 +20,12 @@ from gitcorrex.git.worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
 from gitcorrex.profiles.load import load_profile
-from gitcorrex.verify.observation import Observation, record_observation, record_reuse
+from gitcorrex.verify.observation import (
+    Observation,
+    changed_since_baseline,
+    record_observation,
+    record_reuse,
+)
 from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
 from gitcorrex.verify.reuse import find_reusable_pass
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
@@ -158,16 +163,26 @@ def _run_commands(
     run: _Run, run_dir: Path, run_probe: StateProbe, before: str,
     setup_event: RecordedEvent | None,
 ) -> VerifyOutcome:
-    """Run the expectation, then key the workspace it ran in again."""
+    """Run the expectation, then key the workspace it ran in again.
+
+    While git rescans the work tree, this thread computes what changed since the
+    baseline (a diff of two trees known already: ~25 ms on 50,000 files); pygit2 holds
+    the interpreter lock, so it must not overlap the commands, only the git process.
+    """
+    obs = run.obs
     commands = run_expectation(
         run_dir,
-        run.obs.selection,
+        obs.selection,
         env={**run.env, "CORREX_STATE_KEY": before},
         progress=run.progress,
         output_cap=run.output_cap,
     )
-    after = run_probe.measure().state_key
-    return record_observation(run.obs, before, after, commands, setup_event)
+    run_probe.begin()
+    try:
+        changed = changed_since_baseline(obs, before)
+    finally:
+        after = run_probe.measure().state_key
+    return record_observation(obs, before, after, commands, setup_event, changed)
 
 
 def _reuse(

@@ -278,3 +278,27 @@ def test_verify_leaves_index_head_and_files_unchanged(project: Path, correx: Cor
     assert correx(project, "verify", "--expect", "red").code == 1
     assert snapshot(project) == before
     assert notes_on(project, reference_key(project))
+
+
+def test_refused_arguments_leave_no_private_index_behind(project: Path, correx: Correx) -> None:
+    """The first scan starts before the arguments are parsed; a refusal must delete it."""
+    for args in (("--no-such-option",), ("--expect", "nope"), ("--help",), ("extra",)):
+        result = correx(project, "verify", *args)
+        assert result.code in (0, 2), result
+        assert not list((project / ".git").glob("correx-index-*")), args
+    assert not has_ledger(project)
+
+
+def test_output_is_flushed_before_the_process_ends(project: Path) -> None:
+    """The process ends without interpreter teardown (`os._exit`); the buffered output
+    must still reach a pipe whole."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO_ROOT
+
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run([sys.executable, "-m", "gitcorrex", "verify", "--json"], cwd=project,
+                          env=env, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"] == "pass"

@@ -1,0 +1,85 @@
+"""`git correx gate`: the stage's post-stage gates on the current workspace state."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.gates.outcome import GateOutcome
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.git.state import StateProbe
+
+
+@click.command()
+@click.option("--stage", help="Stage whose gates run (default: git config correx.stage).")
+@click.option("--session", metavar="ID", help="Session the gate facts belong to.")
+@click.option("--artifact", "artifacts", metavar="KIND=FILE", multiple=True,
+              help="An artifact the stage produced (JSON), e.g. brief=out/brief.json.")
+@json_option
+def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
+         as_json: bool) -> int:
+    """Run the stage's gates in order: produces, grounding, echo, static analysis.
+
+    Stops at the first failing gate and prints its feedback verbatim. Exit 0 every gate
+    passed (or none is configured), 1 a gate failed, 2 usage or configuration error.
+    """
+    from gitcorrex.git.repository import discover_with_git
+
+    repo = discover_with_git(start_dir())
+    if repo.work_tree is None:
+        outcome = _run(repo, stage, session, artifacts, None)
+    else:  # git keys the workspace while the use-case's modules load
+        from gitcorrex.git.state import StateProbe
+
+        with StateProbe(repo).begin() as probe:
+            outcome = _run(repo, stage, session, artifacts, probe)
+    from gitcorrex.cli.progress import write_verbatim
+
+    if as_json:
+        emit_json(outcome_document(outcome))
+    else:
+        click.echo(outcome_text(outcome))
+    if outcome.feedback is not None:
+        sys.stdout.flush()
+        write_verbatim(outcome.feedback)
+    return outcome.exit_code
+
+
+def _run(repo: Repository, stage: str | None, session: str | None,
+         artifacts: tuple[str, ...], probe: StateProbe | None) -> GateOutcome:
+    import os
+    from datetime import datetime, timezone
+
+    from gitcorrex.gates.artifacts import parse_artifact_options
+    from gitcorrex.gates.usecase import GateRequest, run_gates
+    from gitcorrex.provenance import current_provenance
+
+    request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))
+    return run_gates(repo, request, env=dict(os.environ),
+                     clock=lambda: datetime.now(timezone.utc),
+                     provenance=current_provenance(repo), probe=probe)
+
+
+def outcome_text(outcome: GateOutcome) -> str:
+    """One line per gate that ran, then the verdict."""
+    lines = [f"{'✓' if r.passed else '✗'} {r.gate}: {r.summary}" for r in outcome.results]
+    return "\n".join([*lines, outcome.summary])
+
+
+def outcome_document(outcome: GateOutcome) -> dict[str, Any]:
+    """The `--json` result: each gate with its event in full, and the feedback text."""
+    failed = outcome.failed
+    return {
+        "stage": outcome.stage, "state_key": outcome.state_key,
+        "passed": failed is None, "failed_gate": failed.gate if failed else None,
+        "summary": outcome.summary,
+        "feedback": None if outcome.feedback is None
+        else outcome.feedback.decode("utf-8", "replace"),
+        "gates": [{"gate": r.gate, "passed": r.passed, "summary": r.summary,
+                   "event": r.event.model_dump(mode="json") if r.event else None}
+                  for r in outcome.results]}

@@ -1,0 +1,84 @@
+"""Where gates run: the stage policy, the profile it came from, and the envelope fields
+(session, active step) every gate event carries.
+
+The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
+work tree, so there it is HEAD's. The active step of a session is folded from the
+session's own events (the latest `step_started` not yet closed by `step_verified` or
+`session_completed`), so gate facts land on the step they judged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from gitcorrex import ledger
+from gitcorrex.errors import ConfigError, UsageError
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.trees import head_tree, read_blob_at
+from gitcorrex.manifest.trusted import selected_stage
+from gitcorrex.model.events import RecordedEvent, git_blob_oid
+from gitcorrex.model.profile import Profile, StagePolicy
+from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
+
+CLOSING_KINDS = ("step_verified", "session_completed")
+
+
+@dataclass(frozen=True)
+class StageContext:
+    """The selected stage's policy and where its profile was read."""
+
+    stage: str
+    policy: StagePolicy
+    profile: Profile
+    profile_oid: str
+
+
+def stage_context(repo: Repository, stage: str | None) -> StageContext:
+    """`--stage`, else `git config correx.stage`; none, or one the profile lacks, is exit 2."""
+    chosen = selected_stage(repo, stage)
+    if chosen is None:
+        raise UsageError("no stage selected: the gates are a stage's policy",
+                         hint="pass --stage NAME (or `git config correx.stage NAME`)")
+    profile, oid = read_profile(repo)
+    policy = profile.stages.get(chosen)
+    if policy is None:
+        known = ", ".join(sorted(profile.stages)) or "(none defined)"
+        raise ConfigError(f"unknown stage {json.dumps(chosen)}",
+                          hint=f"use one of: {known}; or add [stages.{chosen}] to "
+                               f"{PROFILE_NAME}")
+    return StageContext(chosen, policy, profile, oid)
+
+
+def read_profile(repo: Repository) -> tuple[Profile, str]:
+    """The work tree's profile, or HEAD's in a bare repository, with its blob id."""
+    if repo.work_tree is not None:
+        loaded = load_profile(repo.root)
+        return loaded.profile, loaded.blob_oid
+    tree = head_tree(repo)
+    raw = read_blob_at(repo, tree, PROFILE_NAME) if tree else None
+    if raw is None:
+        raise ConfigError(f"HEAD has no {PROFILE_NAME} in this bare repository",
+                          hint=f"commit a {PROFILE_NAME} (a bare repository reads HEAD's)")
+    return parse_profile(raw, source=f"{PROFILE_NAME} at HEAD"), git_blob_oid(raw)
+
+
+def active_step(events: Sequence[RecordedEvent]) -> str | None:
+    """The step a session is working on, from its events in seq order; None between steps."""
+    step: str | None = None
+    for event in events:
+        if event.kind == "step_started":
+            step = event.step
+        elif event.kind in CLOSING_KINDS and (event.step is None or event.step == step):
+            step = None
+    return step
+
+
+def in_session(drafts: list[ledger.EventDraft]
+               ) -> Callable[[ledger.LedgerView], list[ledger.EventDraft]]:
+    """The drafts with the session's active step filled in, re-read on every CAS attempt."""
+    def build(view: ledger.LedgerView) -> list[ledger.EventDraft]:
+        return [replace(d, step=active_step(view.session_events(d.session)))
+                if d.session is not None else d for d in drafts]
+    return build
