@@ -132,3 +132,14 @@ def test_status_text_says_when_the_baseline_no_longer_holds(locked, cli) -> None
     text = cli(root, "session", "status").stdout
     assert text.startswith(f"session {session}: active, revision 2, plan three")
     assert "NOT valid here" in text and "re-verify" in text
+
+
+def test_an_unavailable_observation_fails_the_step_too(locked, cli) -> None:
+    root, session = locked
+    assert cli(root, "step", "start", "S1").code == 0
+    write(root, "src/a.py", "TOUCH = 1\n")
+    assert cli(root, "verify", "-q").code == 3  # the check wrote touched.txt
+    step = status(cli, root, session)["state"]["steps"][0]
+    assert (step["status"], step["attempts"]) == ("failed", 1)
+    replayed = cli(root, "replay", "--session", session).stdout
+    assert "step_failed S1 result=unavailable attempts=1" in replayed
