@@ -56,3 +56,12 @@ def test_a_step_without_writes_may_write_nothing(project: Path, plans, cli) -> N
     result = cli(project, "assess", "write", "docs/a.md", "--json")
     assert result.code == 1
     assert "declares no writes" in json.loads(result.stdout)["manifest_source"]
+
+
+def test_assess_follows_correx_session_from_the_environment(locked, cli, correx) -> None:
+    root, session = locked
+    assert cli(root, "step", "start", "S1").code == 0
+    git(root, "config", "--unset", "correx.session")
+    assert correx(root, "assess", "write", "src/b.py").code == 0  # no session: no step
+    blocked = correx(root, "assess", "write", "src/b.py", env={"CORREX_SESSION": session})
+    assert blocked.code == 1 and f"step 'S1' of session '{session}'" in blocked.stdout
