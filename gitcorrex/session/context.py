@@ -18,17 +18,14 @@ from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
 from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, fold_session
 from gitcorrex.session.fold_input import LineEvent
+from gitcorrex.session.verify_entry import SESSION_CONFIG, selected_session
 
-SESSION_CONFIG = "correx.session"
 _PASS = b'"result":"pass"'
 
 
 def workspace_session(repo: Repository, given: str | None) -> str | None:
     """`given` (flag or environment), else `git config correx.session`, else None."""
-    chosen = given or config_value(repo, SESSION_CONFIG) or None
-    if chosen is not None:
-        ledger.check_session_id(chosen)
-    return chosen
+    return selected_session(repo, given)
 
 
 def chosen_session(repo: Repository, given: str | None) -> str:

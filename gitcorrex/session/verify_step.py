@@ -10,7 +10,7 @@ build claim: nothing runs and no observation is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -25,7 +25,7 @@ from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.profiles.load import load_profile
-from gitcorrex.session.context import read_state, state_at, workspace_session
+from gitcorrex.session.context import read_state, state_at
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.settle import settle_drafts
@@ -47,19 +47,13 @@ class ActiveStep:
     route: Decision
 
 
-def verify_in_session(repo: Repository, request: VerifyRequest, *, env: Mapping[str, str],
+def verify_in_session(repo: Repository, request: VerifyRequest, *,
                       clock: Callable[[], datetime], provenance: Provenance,
                       run: Callable[[VerifyRequest], VerifyOutcome]) -> VerifyOutcome:
-    """Verify the active step (if any) with its stage's expectation and settle it.
-
-    The session is `--session`, else `CORREX_SESSION`, else the workspace's configured one;
-    without any, this is a plain observation.
-    """
-    session = workspace_session(repo, request.session or env.get("CORREX_SESSION") or None)
-    if session is None:
-        return run(request)
-    request = replace(request, session=session)
-    state = read_state(repo, session)
+    """Verify the active step of `request.session` (if any) with its stage's expectation
+    and settle it; between steps, or when the session is not active, only observe."""
+    assert request.session is not None
+    state = read_state(repo, request.session)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(request, state))
     active = _active(repo, state, request)

@@ -71,10 +71,10 @@ def verify_workspace(
         return observe_workspace(repo, chosen, env=env, clock=clock, provenance=provenance,
                                  progress=progress, probe=probe)
 
-    from gitcorrex.session.verify_step import verify_in_session
+    from gitcorrex.session.verify_entry import verify_in_workspace_session
 
-    return verify_in_session(repo, request, env=env, clock=clock, provenance=provenance,
-                             run=observe)
+    return verify_in_workspace_session(repo, request, env=env, clock=clock,
+                                       provenance=provenance, run=observe)
 
 
 def observe_workspace(
