@@ -18,7 +18,7 @@ from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
 from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, fold_session
 from gitcorrex.session.fold_input import LineEvent
-from gitcorrex.session.verify_entry import SESSION_CONFIG, selected_session
+from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
 _PASS = b'"result":"pass"'
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.spec import Manifest
-from gitcorrex.session.context import SESSION_CONFIG, read_state, workspace_session
+from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
 NOTHING = "!/**"
 
@@ -22,9 +22,11 @@ def active_step_manifest(repo: Repository, session: str | None, *,
     `strict=False` (a session id an agent's payload may supply) falls back to the configured
     session when the ledger does not hold the one given; a configured one fails closed.
     """
-    chosen = workspace_session(repo, session)
+    chosen = selected_session(repo, session)
     if chosen is None:
         return None
+    from gitcorrex.session.context import read_state  # only when a session is selected
+
     state = read_state(repo, chosen)
     if not state.exists and not strict:  # fall back to the configured session
         return active_step_manifest(repo, None) if session else None

@@ -1,6 +1,6 @@
 """Where `verify` enters the session machinery, cheaply: most verifications are in no session.
 
-Only the session's selection is decided here (`--session`, else `CORREX_SESSION`, else
+Only the session's selection is decided first (`--session`, else `CORREX_SESSION`, else
 `git config correx.session`); the fold, the plan and the settling are imported only when a
 session is selected, so a plain `verify` pays nothing for them.
 """
@@ -12,25 +12,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from gitcorrex import ledger
-from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance
+from gitcorrex.session.selection import selected_session
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
     from gitcorrex.verify.usecase import VerifyRequest
-
-SESSION_CONFIG = "correx.session"
-
-
-def selected_session(repo: Repository, given: str | None) -> str | None:
-    """`given` (flag or environment), else `git config correx.session`, else None."""
-    chosen = given or config_value(repo, SESSION_CONFIG) or None
-    if chosen is not None:
-        ledger.check_session_id(chosen)
-    return chosen
-
 
 def verify_in_workspace_session(repo: Repository, request: VerifyRequest, *,
                                 env: Mapping[str, str], clock: Callable[[], datetime],

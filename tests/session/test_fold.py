@@ -96,14 +96,14 @@ def test_replay_of_a_session_prints_its_folded_state(locked, cli) -> None:
 def test_kind_names_spelled_in_the_fold_match_their_owners() -> None:
     from gitcorrex.hooks import SESSION_CONFIG
     from gitcorrex.model import plan_events, preconditions, verification
-    from gitcorrex.session import context, fold
+    from gitcorrex.session import fold, selection
 
     assert fold.SESSION_STARTED_KIND == plan_events.SESSION_STARTED_KIND
     assert fold.LOCKED_KIND == plan_events.LOCKED_KIND
     assert fold.PRECONDITION_FAILED_KIND == preconditions.PRECONDITION_FAILED_KIND
     assert fold.PRECONDITION_CLARIFIED_KIND == preconditions.PRECONDITION_CLARIFIED_KIND
     assert fold.VERIFICATION_KIND == verification.VERIFICATION_KIND
-    assert SESSION_CONFIG == context.SESSION_CONFIG
+    assert SESSION_CONFIG == selection.SESSION_CONFIG
 
 
 def test_a_line_that_is_not_an_event_fails_the_session_closed(locked, cli) -> None:
