@@ -69,3 +69,13 @@ class GitCommandError(UnavailableError):
         self.argv = argv
         self.status = status
         self.stderr = stderr
+
+
+class TransitionRefusedError(CorrexError):
+    """A session transition's admission check does not hold; nothing was recorded."""
+
+    exit_code = ExitCode.CHECK_FAILED
+
+
+class RevisionConflictError(UnavailableError):
+    """The session moved on since the caller read it (compare-and-swap lost); resubmit."""

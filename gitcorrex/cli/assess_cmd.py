@@ -7,6 +7,7 @@ every failure (a malformed payload, no repository, a bug) is exit 2 too: fail cl
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,7 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
         raise UsageError("name the action and at least one path",
                          hint="git correx assess write src/app.py (or: read PATH...)")
     repo = discover_with_git(start_dir())
+    session = session or os.environ.get("CORREX_SESSION") or None
     outcome = _assess(repo, AssessRequest(action, paths, start_dir(), stage, session,
                                           record_all))
     if as_json:

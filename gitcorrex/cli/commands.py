@@ -18,11 +18,14 @@ from gitcorrex.cli.manifest_cmd import manifest
 from gitcorrex.cli.plan_cmd import plan
 from gitcorrex.cli.replay_cmd import replay
 from gitcorrex.cli.report_cmd import report
+from gitcorrex.cli.session_cmd import session
 from gitcorrex.cli.show_cmd import show
 from gitcorrex.cli.state_cmd import state
+from gitcorrex.cli.step_cmd import pause, resume, step
 from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           hooks, doctor, hook, plan, gate, log, report, sync, attest]
+                           hooks, doctor, hook, plan, gate, session, step, pause, resume,
+                           log, report, sync, attest]
 plan.add_command(ground)

@@ -59,9 +59,11 @@ def _run(name: str, args: list[str]) -> int:
     repo = discover_with_git(Path.cwd())
     if name == "pre-push":
         return _pre_push(repo, args)
+    import os
+
     from gitcorrex.hooks.commit_check import check_commit
 
-    check = check_commit(repo, hook=name)
+    check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None)
     if not check.blocked:
         return ExitCode.OK
     from gitcorrex.hooks.record import record_commit_block

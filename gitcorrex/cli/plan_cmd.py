@@ -84,17 +84,25 @@ def authorize(plan_file: Path, as_json: bool) -> int:
 @plan.command()
 @plan_argument
 @click.option("--session", help="Id of the new session (default: <plan id>-<8 hex>).")
+@click.option("--replaces", metavar="OLD", default=None,
+              help="Re-plan: supersede the running session's plan OLD (file or identity).")
+@click.option("--expect-revision", type=click.IntRange(min=0), default=None,
+              help="With --replaces: refuse (exit 3) unless the session is at revision N.")
 @json_option
-def lock(plan_file: Path, session: str | None, as_json: bool) -> int:
+def lock(plan_file: Path, session: str | None, replaces: str | None,
+         expect_revision: int | None, as_json: bool) -> int:
     """Lock a validated plan grounded on the current state key; start its session.
 
-    Prints the session id. Exit 0 locked, 1 something is missing (named), 2 malformed plan.
+    Prints the session id. Exit 0 locked, 1 something is missing (named) or the re-plan is
+    refused, 2 malformed plan, 3 the session moved on (re-plan).
     """
     from gitcorrex.plan.lock import lock_plan
 
     repo, now, provenance = _setup()
+    if replaces is not None and Path(replaces).is_file():
+        replaces = str(start_dir() / replaces)
     out = lock_plan(repo, start_dir() / plan_file, session=session, now=now,
-                    provenance=provenance)
+                    provenance=provenance, replaces=replaces, expect_revision=expect_revision)
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "session": out.session,
                    "state_key": out.state_key, "locked": bool(out.events),

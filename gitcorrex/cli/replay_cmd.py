@@ -36,16 +36,28 @@ def replay(session: str | None, as_json: bool) -> int:
         read = ledger.read_all(repo)
     entries = fold(read.entries, session=session).events
     if as_json:
-        _write_json(entries, read)
+        _write_json(entries, read, _session_state(session, read))
     else:
         _print_text(entries, read)
     return 0
 
 
-def _write_json(entries: list[LedgerEntry], read: LedgerRead) -> None:
+def _session_state(session: str | None, read: LedgerRead) -> bytes | None:
+    """`--session`: the folded state, the very object `session status --json` prints."""
+    if session is None:
+        return None
+    from gitcorrex.model.canonical import canonical_json
+    from gitcorrex.session.context import fold_entries
+
+    state = fold_entries(session, read.entries, read.problems).model_dump(mode="json")
+    return canonical_json(state).encode("ascii")
+
+
+def _write_json(entries: list[LedgerEntry], read: LedgerRead, state: bytes | None) -> None:
     """Each event is its stored canonical line, byte-exact, one per line (cheap to diff).
 
     Re-serializing 100,000 events would cost seconds; the stored line already is JSON.
+    With `--session`, `state` is the session's folded state.
     """
     from gitcorrex.model.canonical import canonical_json
 
@@ -56,7 +68,7 @@ def _write_json(entries: list[LedgerEntry], read: LedgerRead) -> None:
     _write_rows(out, [entry.line for entry in entries])
     out.write(b'],\n"problems":[')
     _write_rows(out, problems)
-    out.write(b"]}\n")
+    out.write(b"]" + (b',\n"state":' + state if state is not None else b"") + b"}\n")
     out.flush()
 
 

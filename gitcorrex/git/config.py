@@ -34,3 +34,10 @@ def _config_stamp(repo: Repository) -> tuple[int, int, int]:
     except OSError:
         return (0, 0, 0)
     return (info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+def set_config_value(repo: Repository, key: str, value: str) -> None:
+    """Write one value to the repository's own config, through git (which locks the file)."""
+    from gitcorrex.git.process import run_git
+
+    run_git(["config", key, value], cwd=repo.work_tree or repo.git_dir)

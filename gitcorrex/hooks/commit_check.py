@@ -28,7 +28,7 @@ from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
-from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
+from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 from gitcorrex.threads import in_background
 
 if TYPE_CHECKING:
@@ -60,15 +60,18 @@ class _Base:
     raw_diff: bytes
 
 
-def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
-    """Check the index git would commit against HEAD's manifest for `correx.stage`.
+def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> CommitCheck:
+    """Check the index git would commit against the active step's declared writes (a
+    session's step is active: `session`, else `correx.session`), else HEAD's manifest for
+    `correx.stage`.
 
-    No stage → ALLOW without reading anything else. A stage HEAD cannot provide (unborn
-    HEAD, no profile, no such stage, invalid profile) → ConfigError (exit 2): the hook never
-    silently stops enforcing.
+    No step and no stage → ALLOW without reading anything else. A stage HEAD cannot provide
+    (unborn HEAD, no profile, no such stage, invalid profile) or a selected session the
+    ledger lacks → ConfigError (exit 2): the hook never silently stops enforcing.
     """
+    step_manifest = _step_manifest(repo, session)
     stage = git_config(repo, STAGE_CONFIG) or None
-    if stage is None:
+    if stage is None and step_manifest is None:
         return CommitCheck(hook, None, None, None, [])
     pending = in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
@@ -76,8 +79,8 @@ def check_commit(repo: Repository, *, hook: str) -> CommitCheck:
     from gitcorrex.manifest.paths import path_problem
 
     base = pending()
-    manifest = base_manifest(repo, base_tree=base.tree, profile=base.profile,
-                             base_label="HEAD", stage=stage)
+    manifest = step_manifest or base_manifest(repo, base_tree=base.tree, profile=base.profile,
+                                              base_label="HEAD", stage=str(stage))
     if manifest.unrestricted or all(path_problem(path) is None and
                                     manifest.allows(path, gitlink=gitlink)
                                     for path, gitlink in raw_paths(base.raw_diff)):
@@ -92,3 +95,13 @@ def _read_base(repo: Repository) -> _Base:
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     tree = head.oid if head is not None else None
     return _Base(tree, profile, staged_raw_diff(repo, base_tree=tree))
+
+
+def _step_manifest(repo: Repository, session: str | None) -> Manifest | None:
+    """The active step's writes; nothing is imported when no session is selected."""
+    chosen = session or git_config(repo, SESSION_CONFIG) or None
+    if chosen is None:
+        return None
+    from gitcorrex.session.manifest import active_step_manifest
+
+    return active_step_manifest(repo, chosen)

@@ -31,6 +31,7 @@ from gitcorrex.manifest.trusted import manifest_at, selected_stage
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
+from gitcorrex.session.manifest import active_step_manifest
 
 ACTIONS = ("write", "read")
 OUTSIDE_FIX = "use a path inside the work tree (relative to it, or absolute below it)"
@@ -100,7 +101,9 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
     stage = selected_stage(repo, request.stage)
     manifest = UNRESTRICTED
     if request.action == "write":
-        manifest = manifest_at(repo, base_tree=head_tree(repo), base_label="HEAD", stage=stage)
+        manifest = active_step_manifest(repo, request.session,
+                                        strict=request.session is None) or \
+            manifest_at(repo, base_tree=head_tree(repo), base_label="HEAD", stage=stage)
     judge = _Judge(repo, request.action, manifest)
     base = os.path.realpath(request.base)
     paths = [judge.assess(given, base) for given in request.paths]

@@ -94,7 +94,9 @@ class PlanAuthorizedFields(BaseModel):
 class PlanLockedFields(BaseModel):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
-    The state key it was locked on is the envelope's `state_key`.
+    The state key it was locked on is the envelope's `state_key`. A re-plan of a running
+    session (`plan lock NEW --session ID --replaces OLD`) adds the plan it supersedes, the
+    new plan's step ids, and the steps that stay verified (identity unchanged).
     """
 
     model_config = _RECORD
@@ -103,6 +105,9 @@ class PlanLockedFields(BaseModel):
     plan_id: str
     validation: str
     grounding: str
+    replaces: Oid | None = None
+    steps: list[str] | None = None
+    kept: list[str] | None = None
 
 
 class SessionStartedFields(BaseModel):

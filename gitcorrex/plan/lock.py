@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gitcorrex import ledger
+from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.events import Provenance, RecordedEvent
@@ -27,6 +28,8 @@ from gitcorrex.model.plan_events import (
 )
 from gitcorrex.plan.context import PlanContext, open_plan
 from gitcorrex.plan.lock_checks import Missing, lock_blockers
+from gitcorrex.session.context import remember_session
+from gitcorrex.session.replan import replan_session
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,20 @@ class LockOutcome:
 
 
 def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetime,
-              provenance: Provenance) -> LockOutcome:
-    """Lock the plan at `path` into `session` (generated when None) on the current state key."""
+              provenance: Provenance, replaces: str | None = None,
+              expect_revision: int | None = None) -> LockOutcome:
+    """Lock the plan at `path` into `session` (generated when None) on the current state key.
+
+    With `replaces`, re-plan the running `session` instead (session/replan.py).
+    """
     context = open_plan(repo, path)
     session_id = session or f"{context.plan_id}-{secrets.token_hex(4)}"
     ledger.check_session_id(session_id)
     state_key = compute_state(repo).state_key
     missing: list[Missing] = []
+    if replaces is not None:
+        return _replan(repo, context, session, replaces, state_key=state_key,
+                       expect_revision=expect_revision, now=now, provenance=provenance)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         found = lock_blockers(context, view, session=session_id, state_key=state_key)
@@ -63,6 +73,8 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
         return _lock_drafts(context, session_id, state_key, found.validation, found.grounding)
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
+    if events:
+        remember_session(repo, session_id)
     return LockOutcome(plan=context.identity, plan_id=context.plan_id, session=session_id,
                        state_key=state_key, events=events, missing=missing)
 
@@ -79,5 +91,19 @@ def _lock_drafts(context: PlanContext, session: str, state_key: str,
         ledger.EventDraft(kind=SESSION_STARTED_KIND, subjects=subjects, session=session,
                           state_key=state_key, fields=started.model_dump(mode="json")),
         ledger.EventDraft(kind=LOCKED_KIND, subjects=subjects, session=session,
-                          state_key=state_key, fields=locked.model_dump(mode="json")),
+                          state_key=state_key,
+                          fields=locked.model_dump(mode="json", exclude_none=True)),
     ]
+
+
+def _replan(repo: Repository, context: PlanContext, session: str | None, replaces: str, *,
+            state_key: str, expect_revision: int | None, now: datetime,
+            provenance: Provenance) -> LockOutcome:
+    if session is None:
+        raise UsageError("--replaces re-plans a running session: name it with --session ID")
+    missing: list[Missing] = []
+    events = replan_session(repo, context, session, replaces, state_key=state_key,
+                            expect_revision=expect_revision, now=now, provenance=provenance,
+                            missing=missing)
+    return LockOutcome(plan=context.identity, plan_id=context.plan_id, session=session,
+                       state_key=state_key, events=events, missing=missing)

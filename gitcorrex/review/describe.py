@@ -37,9 +37,24 @@ def _verdict(event: RecordedEvent) -> str:
         return f"setup {event.field('outcome')} for {event.field('expectation')}"
     if event.kind == ASSESSMENT_KIND:
         return _assessment(event)
+    if event.kind in SESSION_DETAILS:
+        return _session_event(event)
     if event.kind in GATE_LINES:
         return GATE_LINES[event.kind](event)
     return event.kind
+
+
+SESSION_DETAILS = {"step_started": (), "step_verified": ("build_claim",),
+                   "step_failed": ("result", "attempts", "max_attempts", "route"),
+                   "session_paused": ("cause",), "session_resumed": ("cause", "budget"),
+                   "transition_admitted": ("transition", "from_revision")}
+
+
+def _session_event(event: RecordedEvent) -> str:
+    """`step_failed S1 result=fail attempts=2 max_attempts=3 route=continue-fix`."""
+    details = [f"{name}={event.field(name)}" for name in SESSION_DETAILS[event.kind]
+               if event.field(name) is not None]
+    return " ".join([event.kind, *([event.step] if event.step else []), *details])
 
 
 def _assessment(event: RecordedEvent) -> str:

@@ -64,6 +64,29 @@ def verify_workspace(
     progress: VerifyProgress,
     probe: StateProbe | None = None,
 ) -> VerifyOutcome:
+    """Observe the workspace; inside a session (`--session`, `CORREX_SESSION` or `git config
+    correx.session`) the observation also settles its active step (session/verify_step.py:
+    the step's stage selects the expectation)."""
+    def observe(chosen: VerifyRequest) -> VerifyOutcome:
+        return observe_workspace(repo, chosen, env=env, clock=clock, provenance=provenance,
+                                 progress=progress, probe=probe)
+
+    from gitcorrex.session.verify_entry import verify_in_workspace_session
+
+    return verify_in_workspace_session(repo, request, env=env, clock=clock,
+                                       provenance=provenance, run=observe)
+
+
+def observe_workspace(
+    repo: Repository,
+    request: VerifyRequest,
+    *,
+    env: Mapping[str, str],
+    clock: Callable[[], datetime],
+    provenance: Provenance,
+    progress: VerifyProgress,
+    probe: StateProbe | None = None,
+) -> VerifyOutcome:
     """Run the selected expectation against the workspace's state key and record it.
 
     Everything that can refuse the request (profile, stage, expectation, session id) is

@@ -1,0 +1,126 @@
+"""`git correx session status|list|clarify`: a session's folded state, and its operator.
+
+The session is `--session ID` (or the status argument), else `CORREX_SESSION`, else
+`git config correx.session`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+
+if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.model.events import Provenance
+    from gitcorrex.session.status import SessionReport
+
+session_option = click.option("--session", "session", metavar="ID", default=None,
+                              help="Session (default: CORREX_SESSION, git config "
+                                   "correx.session).")
+revision_option = click.option("--expect-revision", type=click.IntRange(min=0), default=None,
+                               help="Refuse (exit 3) unless the session is at revision N.")
+
+
+@click.group()
+def session() -> None:
+    """Sessions: one locked plan, executed step by step, folded from the ledger."""
+
+
+@session.command()
+@click.argument("session_id", metavar="[ID]", required=False)
+@json_option
+def status(session_id: str | None, as_json: bool) -> int:
+    """Plan, revision, steps, baseline (and whether it still holds here), pause cause.
+
+    Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
+    """
+    from gitcorrex.session.status import session_status
+
+    repo = open_repo()
+    report = session_status(repo, selected(repo, session_id))
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(render_status(report))
+    return 1 if report.state.status.value == "invalid" else 0
+
+
+@session.command(name="list")
+@json_option
+def list_cmd(as_json: bool) -> int:
+    """Every session in the ledger: id, plan, status, revision, active step."""
+    from gitcorrex.session.status import list_sessions
+
+    sessions = list_sessions(open_repo())
+    if as_json:
+        emit_json({"sessions": [s.model_dump(mode="json") for s in sessions]})
+    for s in [] if as_json else sessions:
+        click.echo(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
+                   f"{'  active ' + s.active_step if s.active_step else ''}")
+    return 0
+
+
+@session.command()
+@click.argument("path")
+@click.option("--reason", required=True, help="Why the missing path does not block.")
+@session_option
+@json_option
+def clarify(path: str, reason: str, session: str | None, as_json: bool) -> int:
+    """Record that an open workspace precondition on PATH is clarified (not a blocker)."""
+    from gitcorrex.session.clarify import clarify_precondition
+
+    repo, now, provenance = transition_setup()
+    event = clarify_precondition(repo, selected(repo, session), path, reason=reason, now=now,
+                                 provenance=provenance)
+    if as_json:
+        emit_json({"event": event.model_dump(mode="json")})
+    else:
+        click.echo(f"clarified {path} (event {event.id[:12]})")
+    return 0
+
+
+def open_repo() -> Repository:
+    from gitcorrex.git.repository import discover_with_git
+
+    return discover_with_git(start_dir())
+
+
+def selected(repo: Repository, given: str | None) -> str:
+    """The flag, else CORREX_SESSION, else the workspace's configured session."""
+    from gitcorrex.session.context import chosen_session
+
+    return chosen_session(repo, given or os.environ.get("CORREX_SESSION") or None)
+
+
+def transition_setup() -> tuple[Repository, Any, Provenance]:
+    from datetime import datetime, timezone
+
+    from gitcorrex.provenance import current_provenance
+
+    repo = open_repo()
+    return repo, datetime.now(timezone.utc), current_provenance(repo)
+
+
+def render_status(report: SessionReport) -> str:
+    """A few lines for a terminal; `--json` has everything."""
+    state, here = report.state, report.workspace
+    lines = [f"session {state.session}: {state.status.value}, revision {state.revision}, "
+             f"plan {state.plan_id} ({str(state.plan)[:12]})"]
+    for step in state.steps:
+        budget = f"/{step.max_attempts}" if step.max_attempts else ""
+        lines.append(f"  {step.id:<12} {step.status.value:<9} attempts {step.attempts}{budget}")
+    if state.baseline is not None:
+        valid = "valid here" if here.baseline_valid else \
+            f"NOT valid here (workspace is {here.state_key[:12]}): re-verify"
+        lines.append(f"  baseline {state.baseline.state_key[:12]} ({state.baseline.source}), "
+                     f"{valid}")
+    if state.pause is not None:
+        lines.append(f"  paused: {state.pause.cause}: {state.pause.reason}")
+    lines += [f"  open precondition: {p.path} (step {p.step}, {p.attempts} attempts)"
+              for p in state.preconditions]
+    lines += [f"  problem: event {p.event[:12]} ({p.kind}): {p.reason}" for p in state.problems]
+    return "\n".join(lines)

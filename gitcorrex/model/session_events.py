@@ -1,0 +1,145 @@
+"""Kind-specific fields of the session transitions: steps, pauses, resumption, completion.
+
+A session has no store but its events: each transition is one compare-and-swap append on
+the session's revision (its event count), and `session/fold.py` rebuilds the whole state
+from these records. A pause carries its provenance; a semantic terminal pause carries the
+receipt it was admitted on, and a pause whose provenance does not fit its kind is refused
+here, so a malformed one in the ledger fails closed when folded.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+
+from gitcorrex.model.events import Oid
+from gitcorrex.model.session_claims import AdmissionReceipt, Bounded, Named
+
+STEP_STARTED_KIND = "step_started"
+STEP_VERIFIED_KIND = "step_verified"
+STEP_FAILED_KIND = "step_failed"
+TRANSITION_ADMITTED_KIND = "transition_admitted"
+SESSION_PAUSED_KIND = "session_paused"
+SESSION_RESUMED_KIND = "session_resumed"
+SESSION_COMPLETED_KIND = "session_completed"
+
+_RECORD = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class Transition(str, Enum):
+    """Transitions admitted by compare-and-swap on the session revision."""
+
+    STEP_START = "step_start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    REPLAN = "replan"
+
+
+class PauseCause(str, Enum):
+    """Why a session stopped; each cause has its own way out (`git correx resume`)."""
+
+    SEMANTIC_TERMINAL = "semantic_terminal"
+    ADMINISTRATIVE = "administrative"
+    CONTROLLER_LIMIT = "controller_limit"
+    ORCHESTRATION_SETTLEMENT = "orchestration_settlement"
+
+
+class TransitionAdmittedFields(BaseModel):
+    """`transition_admitted`: which transition, from which revision, on which state key."""
+
+    model_config = _RECORD
+
+    transition: Transition
+    from_revision: StrictInt = Field(ge=0)
+    baseline: Oid | None
+    checks: list[Named]
+
+
+class StepStartedFields(BaseModel):
+    """`step_started`: the writes the hooks enforce while the step (the envelope's `step`,
+    of the envelope's `stage`) is active."""
+
+    model_config = _RECORD
+
+    writes: list[Named]
+    expectation_docs: bool
+    baseline: Oid
+
+
+class StepVerifiedFields(BaseModel):
+    """`step_verified`: the envelope's step is canonical; `observation` is None for no build
+    claim."""
+
+    model_config = _RECORD
+
+    observation: str | None
+    build_claim: bool
+    attempts: StrictInt = Field(ge=0)
+
+
+class StepFailedFields(BaseModel):
+    """`step_failed` (of the envelope's step): the observation's output fed back verbatim
+    (bounded tail + the full output's blob)."""
+
+    model_config = _RECORD
+
+    observation: str
+    result: Named
+    reason: Bounded | None
+    feedback: Bounded
+    output_blob: Oid | None
+    attempts: StrictInt = Field(ge=1)
+    max_attempts: StrictInt = Field(ge=1)
+    route: Named
+
+
+class Escalation(BaseModel):
+    """What the no-progress arbiter saw when it stopped a step."""
+
+    model_config = _RECORD
+
+    step: Named
+    attempts: StrictInt = Field(ge=1)
+    max_attempts: StrictInt = Field(ge=1)
+    last_failure: str
+
+
+class SessionPausedFields(BaseModel):
+    """`session_paused`: the cause, and for its kind the receipt or the escalation."""
+
+    model_config = _RECORD
+
+    cause: PauseCause
+    reason: Bounded
+    receipt: AdmissionReceipt | None = None
+    escalation: Escalation | None = None
+
+    @model_validator(mode="after")
+    def _provenance_fits(self) -> SessionPausedFields:
+        semantic = self.cause is PauseCause.SEMANTIC_TERMINAL
+        if semantic != (self.receipt is not None):
+            raise ValueError("a semantic_terminal pause needs a receipt; no other pause has one")
+        if (self.cause is PauseCause.CONTROLLER_LIMIT) != (self.escalation is not None):
+            raise ValueError("a controller_limit pause needs an escalation; no other has one")
+        return self
+
+
+class SessionResumedFields(BaseModel):
+    """`session_resumed`: which pause ends; `budget` is a raised max_attempts, recorded."""
+
+    model_config = _RECORD
+
+    cause: PauseCause | None
+    reason: Bounded
+    budget: StrictInt | None = Field(default=None, ge=1)
+
+
+class SessionCompletedFields(BaseModel):
+    """`session_completed`: every step of the plan is verified; the final baseline."""
+
+    model_config = _RECORD
+
+    plan: Oid
+    steps: list[Named]
+    baseline: Oid

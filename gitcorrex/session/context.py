@@ -1,0 +1,99 @@
+"""Which session a workspace is in, and its state folded from the ledger.
+
+A workspace names its session with `git config correx.session` (written by `plan lock` and
+`step start`); `--session ID` or `CORREX_SESSION` (read by the CLI) override it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gitcorrex import ledger
+from gitcorrex.errors import UsageError
+from gitcorrex.git import notes
+from gitcorrex.git.config import config_value, set_config_value
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.events import session_object_oid
+from gitcorrex.model.note_lines import scan_notes
+from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
+from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, fold_session
+from gitcorrex.session.fold_input import LineEvent
+from gitcorrex.session.selection import SESSION_CONFIG, selected_session
+
+_PASS = b'"result":"pass"'
+
+
+def workspace_session(repo: Repository, given: str | None) -> str | None:
+    """`given` (flag or environment), else `git config correx.session`, else None."""
+    return selected_session(repo, given)
+
+
+def chosen_session(repo: Repository, given: str | None) -> str:
+    """The session a command acts on; exit 2 when the workspace names none."""
+    chosen = workspace_session(repo, given)
+    if chosen is None:
+        raise UsageError("no session selected",
+                         hint="pass --session ID, set CORREX_SESSION, or run `git correx "
+                              f"plan lock` (it sets `git config {SESSION_CONFIG}`)")
+    return chosen
+
+
+def remember_session(repo: Repository, session: str) -> None:
+    """Make `session` the workspace's session, so the hooks and `assess` follow its step."""
+    if config_value(repo, SESSION_CONFIG) != session:
+        set_config_value(repo, SESSION_CONFIG, session)
+
+
+def read_state(repo: Repository, session: str) -> SessionState:
+    """The session's state folded from the ledger as it is now."""
+    read = ledger.read_subject(repo, session_object_oid(session))
+    return fold_entries(session, read.entries, read.problems)
+
+
+def fold_entries(session: str, entries: list[ledger.LedgerEntry],
+                 problems: Sequence[ledger.Problem] = ()) -> SessionState:
+    """Order the session's entries by seq and fold them (what replay does too).
+
+    Only the lines the fold reads are parsed in full: every event counts towards the
+    revision, but a failed observation (most of a long session) changes nothing, and its
+    canonical line says so without parsing (`"result":"pass"` appears in a pass only).
+    A doubtful line in the session's note (`problems`) fails the session closed: it could
+    have been a pause.
+    """
+    mine = sorted((e for e in entries if e.session == session),
+                  key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
+    state = fold_session(session, [LineEvent.parse(e.line) for e in mine if _folded(e)],
+                         revision=len(mine))
+    if not problems:
+        return state
+    found = [FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",
+                         reason=p.reason[:1024]) for p in problems]
+    return state.model_copy(update={"problems": [*state.problems, *found],
+                                    "status": SessionStatus.INVALID})
+
+
+def _folded(entry: ledger.LedgerEntry) -> bool:
+    if entry.kind == VERIFICATION_KIND:
+        return _PASS in entry.line
+    return entry.kind in FOLDED_KINDS
+
+
+def state_at(repo: Repository, view: ledger.LedgerView, session: str) -> SessionState:
+    """The session's state at one ledger tip (inside a compare-and-swap attempt)."""
+    oid = session_object_oid(session)
+    scanned = scan_notes(_note_at(repo, view.tip, oid))
+    return fold_entries(session, scanned.entries, scanned.problems)
+
+
+def _note_at(repo: Repository, tip: str | None, oid: str) -> list[tuple[str, bytes]]:
+    note = notes.read_note(repo, tip, oid)
+    return [] if note is None else [(oid, note)]
+
+
+def existing_state(repo: Repository, session: str) -> SessionState:
+    """The state of a session that must exist; exit 2 naming the id otherwise."""
+    state = read_state(repo, session)
+    if not state.exists:
+        raise UsageError(f"no session {session!r} in the ledger",
+                         hint="list sessions with `git correx session list`")
+    return state

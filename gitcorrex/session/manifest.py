@@ -1,0 +1,42 @@
+"""The write manifest of the workspace's active step, for the hooks and `assess`.
+
+While a session's step is active, an agent may write only what that step declared; the
+stage's manifest applies between steps and outside sessions. A selected session the
+ledger does not hold fails closed (exit 2), like a selected stage HEAD cannot provide.
+"""
+
+from __future__ import annotations
+
+from gitcorrex.errors import ConfigError
+from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.spec import Manifest
+from gitcorrex.session.selection import SESSION_CONFIG, selected_session
+
+NOTHING = "!/**"
+
+
+def active_step_manifest(repo: Repository, session: str | None, *,
+                         strict: bool = True) -> Manifest | None:
+    """The active step's declared writes; None when no session or no step is active.
+
+    `strict=False` (a session id an agent's payload may supply) falls back to the configured
+    session when the ledger does not hold the one given; a configured one fails closed.
+    """
+    chosen = selected_session(repo, session)
+    if chosen is None:
+        return None
+    from gitcorrex.session.context import read_state  # only when a session is selected
+
+    state = read_state(repo, chosen)
+    if not state.exists and not strict:  # fall back to the configured session
+        return active_step_manifest(repo, None) if session else None
+    if not state.exists:
+        raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
+                          f"{SESSION_CONFIG}) is not in the ledger",
+                          hint=f"fetch the ledger, or `git config --unset {SESSION_CONFIG}`")
+    if state.active_step is None:
+        return None
+    source = f"step {state.active_step!r} of session {chosen!r}"
+    if not state.active_writes:  # an empty manifest would mean unrestricted
+        return Manifest((NOTHING,), f"{source} (declares no writes)")
+    return Manifest(tuple(state.active_writes), source)

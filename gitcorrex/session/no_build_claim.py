@@ -1,0 +1,66 @@
+"""Completing a step that makes no build claim: no declared writes, or a docs expectation.
+
+Nothing runs and no observation is recorded. The step still may not smuggle in changes:
+a step without writes completes only on the baseline itself, and a docs step only when
+every path changed since the baseline is one of its declared writes. The state it
+completes on becomes the baseline, marked `no_build_claim`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from gitcorrex import ledger
+from gitcorrex.errors import TransitionRefusedError
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.trees import changed_paths
+from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.events import Provenance
+from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.session_events import STEP_VERIFIED_KIND, StepVerifiedFields
+from gitcorrex.model.session_state import SessionState
+from gitcorrex.session.context import read_state, state_at
+from gitcorrex.session.settle import completion_drafts, step_draft
+
+if TYPE_CHECKING:
+    from gitcorrex.verify.outcome import VerifyOutcome
+
+
+def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, state_key: str,
+                           expectation: str, now: datetime,
+                           provenance: Provenance) -> VerifyOutcome:
+    """Record `step_verified` (build_claim false) if the step changed only what it declared."""
+    from gitcorrex.verify.outcome import VerifyOutcome
+
+    _check_changes(repo, read_state(repo, session), step, state_key)
+
+    def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
+        state = state_at(repo, view, session)
+        if state.active_step != step.id:
+            return []
+        current = state.step(step.id)
+        fields = StepVerifiedFields(observation=None, build_claim=False,
+                                    attempts=(current.attempts if current else 0) + 1)
+        done = step_draft(session, step, STEP_VERIFIED_KIND, state_key, fields.model_dump())
+        return [done, *completion_drafts(state, session, step, state_key)]
+
+    events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
+    said = f"step {step.id} completed without a build claim" if events else \
+        f"step {step.id} was settled by another process; nothing recorded"
+    return VerifyOutcome(expectation, state_key, None, None, None,
+                         f"expectation {expectation!r}: no build claim, nothing verified\n{said}")
+
+
+def _check_changes(repo: Repository, state: SessionState, step: PlanStep,
+                   state_key: str) -> None:
+    baseline = state.baseline.state_key if state.baseline else None
+    changed = changed_paths(repo, baseline, state_key) if baseline != state_key else []
+    writes = Manifest(tuple(step.writes), f"step {step.id!r}")
+    outside = [path for path in changed if not step.writes or not writes.allows(path)]
+    if outside:
+        raise TransitionRefusedError(
+            f"step {step.id} makes no build claim but changed {', '.join(outside[:5])} "
+            "outside its declared writes since the baseline",
+            hint="revert those paths, or re-plan the step with the writes it needs")

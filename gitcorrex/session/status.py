@@ -1,0 +1,75 @@
+"""`git correx session status` and `session list`: the folded state, and whether its
+baseline still holds for this workspace (the one thing replay cannot say)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.state import compute_state
+from gitcorrex.model.session_state import SessionState
+from gitcorrex.session.context import existing_state, fold_entries
+from gitcorrex.session.fold import SESSION_STARTED_KIND
+from gitcorrex.threads import in_background
+
+
+class WorkspaceView(BaseModel):
+    """The current state key and whether the session's baseline is it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    state_key: str
+    baseline_valid: bool
+
+
+class SessionReport(BaseModel):
+    """`state` is exactly what `replay --session ID --json` prints as its `state`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    state: SessionState
+    workspace: WorkspaceView
+
+
+class SessionSummary(BaseModel):
+    """One line of `session list`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: str
+    plan_id: str | None
+    status: str
+    revision: int
+    active_step: str | None
+
+
+def session_status(repo: Repository, session: str) -> SessionReport:
+    """The folded state plus the workspace's view of its baseline."""
+    measuring = in_background(lambda: compute_state(repo).state_key)  # git works meanwhile
+    try:
+        state = existing_state(repo, session)
+    finally:
+        key = measuring()  # never leave the measurement (and its temporary index) behind
+    valid = state.baseline is not None and state.baseline.state_key == key
+    return SessionReport(state=state, workspace=WorkspaceView(state_key=key,
+                                                              baseline_valid=valid))
+
+
+def list_sessions(repo: Repository) -> list[SessionSummary]:
+    """Every session the ledger started, oldest first."""
+    read = ledger.read_all(repo)
+    started = sorted((e for e in read.entries if e.kind == SESSION_STARTED_KIND
+                      and e.session is not None), key=lambda e: (e.at, e.id))
+    summaries = []
+    for entry in started:
+        assert entry.session is not None
+        state = fold_entries(entry.session, read.entries)
+        summaries.append(_summary(state))
+    return summaries
+
+
+def _summary(state: SessionState) -> SessionSummary:
+    return SessionSummary(session=state.session, plan_id=state.plan_id,
+                          status=state.status.value, revision=state.revision,
+                          active_step=state.active_step)
