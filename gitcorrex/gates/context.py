@@ -2,9 +2,8 @@
 (session, active step) every gate event carries.
 
 The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
-work tree, so there it is HEAD's. The active step of a session is folded from the
-session's own events (the latest `step_started` not yet closed by `step_verified` or
-`session_completed`), so gate facts land on the step they judged.
+work tree, so there it is HEAD's. The active step of a session is the one the session
+fold (session/fold.py) says, so gate facts land on the step `session status` shows.
 """
 
 from __future__ import annotations
@@ -21,8 +20,7 @@ from gitcorrex.manifest.trusted import selected_stage
 from gitcorrex.model.events import RecordedEvent, git_blob_oid
 from gitcorrex.model.profile import Profile, StagePolicy
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
-
-CLOSING_KINDS = ("step_verified", "session_completed")
+from gitcorrex.session.fold import fold_session
 
 
 @dataclass(frozen=True)
@@ -64,21 +62,15 @@ def read_profile(repo: Repository) -> tuple[Profile, str]:
     return parse_profile(raw, source=f"{PROFILE_NAME} at HEAD"), git_blob_oid(raw)
 
 
-def active_step(events: Sequence[RecordedEvent]) -> str | None:
-    """The step a session is working on, from its events in seq order; None between steps."""
-    step: str | None = None
-    for event in events:
-        if event.kind == "step_started":
-            step = event.step
-        elif event.kind in CLOSING_KINDS and (event.step is None or event.step == step):
-            step = None
-    return step
+def active_step(session: str, events: Sequence[RecordedEvent]) -> str | None:
+    """The step `session` is working on (its events in seq order); None between steps."""
+    return fold_session(session, events).active_step
 
 
 def in_session(drafts: list[ledger.EventDraft]
                ) -> Callable[[ledger.LedgerView], list[ledger.EventDraft]]:
     """The drafts with the session's active step filled in, re-read on every CAS attempt."""
     def build(view: ledger.LedgerView) -> list[ledger.EventDraft]:
-        return [replace(d, step=active_step(view.session_events(d.session)))
+        return [replace(d, step=active_step(d.session, view.session_events(d.session)))
                 if d.session is not None else d for d in drafts]
     return build

@@ -77,7 +77,7 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
             found.append(ledger.EventDraft(
                 kind=PRECONDITION_FAILED_KIND, subjects=(tree,),
                 fields=fields.model_dump(mode="json"), session=block.session, stage=stage,
-                step=active_step(scope) if block.session else None, state_key=tree))
+                step=active_step(block.session, scope) if block.session else None, state_key=tree))
         return found
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)

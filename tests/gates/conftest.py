@@ -71,9 +71,12 @@ def gate_fields(document: dict[str, object], model: type[M]) -> M:
     return model.model_validate(RecordedEvent.model_validate(document).model_extra)
 
 
+STEP_STARTED = {"writes": [], "expectation_docs": False, "baseline": "a" * 40}
+
+
 def start_step(root: Path, session: str, step: str) -> None:
     """A `step_started` fact, as the session commands record it (envelope step)."""
     append_events(discover_in_process(root),
-                  [EventDraft(kind="step_started", subjects=(), fields={}, session=session,
-                              step=step)],
+                  [EventDraft(kind="step_started", subjects=(), fields=STEP_STARTED,
+                              session=session, step=step)],
                   now=datetime(2026, 1, 1, tzinfo=timezone.utc), provenance=PROVENANCE)
