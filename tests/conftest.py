@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,7 +39,27 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory,
         "[user]\n\tname = Ada Tester\n\temail = ada@example.test\n"
         "[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"
     )
-    yield
+    with libgit2_config_at(home, tmp_path_factory.mktemp("no-system-config")):
+        yield
+
+
+@contextmanager
+def libgit2_config_at(home: Path, no_system: Path) -> Iterator[None]:
+    """libgit2 fixed its config search path when it loaded, before HOME changed here: point
+    it at the isolated HOME too, or in-process appends would take the machine's identity."""
+    import pygit2
+    from pygit2.enums import ConfigLevel
+
+    paths = {ConfigLevel.GLOBAL: str(home), ConfigLevel.XDG: str(home / ".config"),
+             ConfigLevel.SYSTEM: str(no_system)}
+    saved = {level: pygit2.settings.search_path[level] for level in paths}
+    for level, path in paths.items():
+        pygit2.settings.search_path[level] = path
+    try:
+        yield
+    finally:
+        for level, path in saved.items():
+            pygit2.settings.search_path[level] = path
 
 
 def git(cwd: Path, *args: str, env: dict[str, str] | None = None,

@@ -7,8 +7,7 @@ file itself never changes the workspace state key.
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -67,24 +66,15 @@ def plan_repo(make_repo: Callable[..., Path]) -> Path:
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., CliResult]]:
+def cli(monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
     """`git correx ARGS` through the real CLI entry (`cli.root.run`), in this process.
 
     Same parsing, commands and exit codes as the `correx` fixture's subprocess, without
     ~0.5 s of interpreter start-up per call; flows that need a separate process use `correx`.
-    libgit2 fixed its config search path when it loaded, so it is pointed at the isolated
-    HOME here (the subprocess gets that from its environment).
+    (The root conftest points libgit2's config search path at the isolated HOME.)
     """
-    import pygit2
-    from pygit2.enums import ConfigLevel
-
     from gitcorrex.cli.root import run
-
-    home = Path(os.environ["HOME"])
-    paths = {ConfigLevel.GLOBAL: str(home), ConfigLevel.XDG: str(home / ".config"),
-             ConfigLevel.SYSTEM: str(tmp_path_factory.mktemp("no-system-config"))}
-    saved = {level: pygit2.settings.search_path[level] for level in paths}
 
     def invoke(cwd: Path, *args: str) -> CliResult:
         monkeypatch.chdir(cwd)
@@ -93,13 +83,7 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         captured = capsys.readouterr()
         return CliResult(code, captured.out, captured.err)
 
-    for level, path in paths.items():
-        pygit2.settings.search_path[level] = path
-    try:
-        yield invoke
-    finally:
-        for level, path in saved.items():
-            pygit2.settings.search_path[level] = path
+    return invoke
 
 
 def parse(result: CliResult) -> dict:
