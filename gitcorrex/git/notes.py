@@ -173,7 +173,7 @@ def commit_notes(
     parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
     new = handle.create_commit(None, sig, sig, message, tree_id, parents)
     new = _signed_if_configured(repo, new)
-    return str(new) if _swap_ref(handle, ref, expected_tip, new, message) else None
+    return str(new) if swap_ref(repo, ref, expected_tip, str(new), message) else None
 
 
 def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:
@@ -221,17 +221,17 @@ def _entry_id(root: pygit2.Tree, path: str) -> str | None:
     return str(entry.id)
 
 
-def _swap_ref(
-    handle: pygit2.Repository, ref: str, expected: str | None, new: pygit2.Oid, message: str
-) -> bool:
-    """Compare-and-swap `ref` from `expected` to `new`; False when we lost the race."""
+def swap_ref(repo: Repository, ref: str, expected: str | None, new: str, message: str) -> bool:
+    """Compare-and-swap `ref` from `expected` (None: must not exist yet) to `new`; False
+    when another writer got there first or holds the lock."""
+    handle = repo.shared_libgit2()
     try:
         if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
-            return create_ref_if_absent(Path(handle.path), ref, str(new), message)
+            return create_ref_if_absent(Path(handle.path), ref, new, message)
         current = handle.references.get(ref)
         if current is None or str(current.target) != expected:
             return False
-        current.set_target(new, message)
+        current.set_target(pygit2.Oid(hex=new), message)
         return True
     except pygit2.AlreadyExistsError:
         return False

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pygit2
 from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.ref_create import create_ref_if_absent
+from gitcorrex.git.notes import swap_ref
 from gitcorrex.git.repository import Repository
 
 _HEX = frozenset("0123456789abcdef")
@@ -128,26 +127,5 @@ def commit_merge(
     new = str(handle.create_commit(None, sig, sig, message, pygit2.Oid(hex=tree), oids))
     if signing.is_signing_enabled(repo):
         new = signing.sign_commit(repo, new)
-    return new if move_ref(repo, ref, expected=expected_tip, new=new, message=message) else None
+    return new if swap_ref(repo, ref, expected_tip, new, message) else None
 
-
-def move_ref(repo: Repository, ref: str, *, expected: str | None, new: str, message: str) -> bool:
-    """Compare-and-swap `ref` from `expected` (None: must not exist) to `new`."""
-    handle = repo.shared_libgit2()
-    try:
-        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
-            return create_ref_if_absent(Path(handle.path), ref, new, message)
-        current = handle.references.get(ref)
-        if current is None or str(current.target) != expected:
-            return False
-        current.set_target(pygit2.Oid(hex=new), message)
-        return True
-    except (pygit2.AlreadyExistsError, OSError):
-        return False
-    except pygit2.GitError as exc:
-        if "old reference value does not match" in str(exc):
-            return False
-        raise UnavailableError(
-            f"could not update {ref}: {exc}",
-            hint="run `git fsck` and check the repository's permissions",
-        ) from exc

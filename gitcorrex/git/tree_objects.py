@@ -43,12 +43,7 @@ def list_tree(repo: Repository, tree: str) -> list[TreeEntry]:
     """Every non-tree entry of `tree`, recursively, sorted by path (git's own order
     differs only for names that sort around `/`). A missing tree raises (exit 3)."""
     handle = repo.shared_libgit2()
-    try:
-        root = handle[tree].peel(pygit2.Tree)
-    except (KeyError, ValueError, pygit2.GitError) as exc:
-        raise UnavailableError(f"tree {tree} is not in {repo.git_dir}",
-                               hint="compute the state again; run `git fsck` if it persists"
-                               ) from exc
+    root = _stored_tree(repo, tree)
     entries: list[TreeEntry] = []
     pending: list[tuple[str, pygit2.Tree]] = [("", root)]
     while pending:
@@ -61,6 +56,30 @@ def list_tree(repo: Repository, tree: str) -> list[TreeEntry]:
                 entries.append(TreeEntry(path, str(entry.id), int(entry.filemode)))
     entries.sort(key=lambda item: item.path)
     return entries
+
+
+def path_modes(repo: Repository, tree: str, paths: Iterable[str]) -> dict[str, int | None]:
+    """Each path's entry mode in `tree`, looked up without listing the tree (a brief names
+    tens of files, a state tree may hold 100,000: ~1 ms against ~150 ms). A gitlink is
+    GITLINK_MODE even when its commit is not here; None where there is no such entry."""
+    root = _stored_tree(repo, tree)
+    modes: dict[str, int | None] = {}
+    for path in paths:
+        try:
+            modes[path] = int(root[path].filemode)
+        except (KeyError, ValueError):
+            modes[path] = None
+    return modes
+
+
+def _stored_tree(repo: Repository, tree: str) -> pygit2.Tree:
+    """The tree object itself; a missing tree raises (exit 3)."""
+    try:
+        return repo.shared_libgit2()[tree].peel(pygit2.Tree)
+    except (KeyError, ValueError, pygit2.GitError) as exc:
+        raise UnavailableError(f"tree {tree} is not in {repo.git_dir}",
+                               hint="compute the state again; run `git fsck` if it persists"
+                               ) from exc
 
 
 def read_blobs(repo: Repository, oids: Iterable[str]) -> dict[str, bytes]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git import notes
-from gitcorrex.git.notes_merge import commit_merge, is_ancestor, merge_notes_trees, move_ref
+from gitcorrex.git.notes_merge import commit_merge, is_ancestor, merge_notes_trees
 from gitcorrex.git.notes_transfer import fetch_ledger, push_ledger, tracking_ref
 from gitcorrex.git.repository import Repository
 from gitcorrex.sync.conflicts import SeqConflict, find_seq_conflicts
@@ -91,8 +91,8 @@ def _integrate(
     if theirs is None or (ours is not None and is_ancestor(repo, theirs, ours)):
         return _Integrated(ours, False, [])
     if ours is None or is_ancestor(repo, ours, theirs):
-        moved = move_ref(repo, ref, expected=ours, new=theirs,
-                         message=f"git correx: sync fast-forward from {remote}")
+        moved = notes.swap_ref(repo, ref, ours, theirs,
+                               f"git correx: sync fast-forward from {remote}")
         return _Integrated(theirs, True, []) if moved else None
     merged = merge_notes_trees(repo, ours, theirs)
     conflicts = find_seq_conflicts(merged.unions)
