@@ -1,8 +1,10 @@
 """Exact value comparison for claims: what `Object.is` decides, over JSON values.
 
-Python's `==` says `0 == -0.0`, `1 == True` and `1 == 1.0`; a blocker admitted on such an
-equality would be admitted on a different fact. Here types must match exactly, `-0.0`
-differs from `0.0`, and NaN equals nothing, itself included.
+Python's `==` says `0 == -0.0`, `1 == True` and `1 == 1.0`, and `nan != nan`; a blocker
+admitted (or refused) on such an equality would be decided on a different fact. Here types
+must match exactly, `-0.0` differs from `0.0`, and NaN is the same value as NaN — exactly
+JavaScript's `Object.is`, which the claim protocol specifies for both conflict detection
+and the final comparison.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from typing import Any
 
 
 def exactly_equal(left: Any, right: Any) -> bool:
-    """Same type and same value, recursively; floats by sign too; NaN never equal."""
+    """Same type and same value, recursively; floats by sign too; NaN equals NaN."""
     if type(left) is not type(right):
         return False
     if isinstance(left, float):
         if math.isnan(left) or math.isnan(right):
-            return False
+            return math.isnan(left) and math.isnan(right)
         return left == right and math.copysign(1.0, left) == math.copysign(1.0, right)
     if isinstance(left, list):
         return len(left) == len(right) and all(map(exactly_equal, left, right))
