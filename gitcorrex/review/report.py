@@ -1,8 +1,9 @@
 """`git correx report`: what the ledger says about each commit of a pull request.
 
-Per commit (oldest first): its tree's verifications, manifest assessments and grounding
-verdicts, and the outcome of every session that recorded something on that tree. Read in
-two batched passes (the trees, then the sessions they name) at one ledger tip.
+Per commit (oldest first): its tree's verifications, manifest assessments, plan grounding
+verdicts and post-stage gate results, and where every session that recorded something on
+that tree stands — folded by the same function as `session status`. Read in two batched
+passes (the trees, then the sessions they name) at one ledger tip.
 """
 
 from __future__ import annotations
@@ -16,20 +17,29 @@ from gitcorrex.model.assessment import ASSESSMENT_KIND
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.review.gate_lines import GATE_LINES
 from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
+from gitcorrex.session.context import fold_entries
 
 GROUNDING_KIND = "plan_grounding_evaluated"
 
 
 @dataclass(frozen=True)
 class SessionOutcome:
-    """A session's latest event: `session_completed` when it ended, else where it stands."""
+    """Where a session stands at the report's ledger tip, as `session status` folds it."""
 
     session: str
-    last_kind: str
-    last_seq: int | None
+    status: str
+    revision: int
+    active_step: str | None
+    pause_cause: str | None
     at: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"session": self.session, "status": self.status, "revision": self.revision,
+                "active_step": self.active_step, "pause_cause": self.pause_cause,
+                "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,7 @@ class CommitFacts:
     verifications: list[RecordedEvent]
     assessments: list[RecordedEvent]
     groundings: list[RecordedEvent]
+    gates: list[RecordedEvent]
     sessions: list[SessionOutcome]
 
 
@@ -76,6 +87,7 @@ def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
     found = [outcomes[name] for name in names if outcomes.get(name) is not None]
     return CommitFacts(commit, tree_status(commit.tree, entries), of(VERIFICATION_KIND),
                        of(ASSESSMENT_KIND), of(GROUNDING_KIND),
+                       [entry.event() for entry in newest if entry.kind in GATE_LINES],
                        [outcome for outcome in found if outcome is not None])
 
 
@@ -83,5 +95,7 @@ def _outcome(session: str, entries: Sequence[LedgerEntry]) -> SessionOutcome | N
     mine = [entry for entry in entries if entry.session == session]
     if not mine:
         return None
-    last = max(mine, key=lambda entry: (entry.seq or 0, entry.at, entry.id))
-    return SessionOutcome(session, last.kind, last.seq, last.at)
+    state = fold_entries(session, mine)
+    pause = state.pause.cause if state.pause is not None else None
+    return SessionOutcome(session, state.status.value, state.revision, state.active_step,
+                          pause, max(entry.at for entry in mine))

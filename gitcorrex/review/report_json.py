@@ -19,8 +19,8 @@ def _commit(facts: CommitFacts) -> dict[str, object]:
             "verifications": _events(facts.verifications),
             "assessments": _events(facts.assessments),
             "groundings": _events(facts.groundings),
-            "sessions": [{"session": s.session, "last_kind": s.last_kind,
-                          "last_seq": s.last_seq, "at": s.at} for s in facts.sessions]}
+            "gates": _events(facts.gates),
+            "sessions": [outcome.as_dict() for outcome in facts.sessions]}
 
 
 def _events(events: list[RecordedEvent]) -> list[dict[str, object]]:

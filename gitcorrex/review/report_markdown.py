@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.review.gate_lines import GATE_LINES
 from gitcorrex.review.markdown_text import html_text, markdown_text
-from gitcorrex.review.report import CommitFacts, Report
+from gitcorrex.review.report import CommitFacts, Report, SessionOutcome
 from gitcorrex.review.tree_status import MARKS, actor_label
 
 MAX_PATHS = 20
@@ -48,7 +49,8 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
     yield f"### {facts.status.mark} `{facts.commit.sha[:12]}` " \
           f"{markdown_text(facts.commit.subject, limit=200)}"
     yield ""
-    if not (facts.verifications or facts.assessments or facts.groundings or facts.sessions):
+    if not (facts.verifications or facts.assessments or facts.groundings or facts.gates
+            or facts.sessions):
         yield f"Nothing recorded for tree `{facts.commit.tree[:12]}`: unverified."
         yield ""
         return
@@ -58,11 +60,21 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
         yield "- manifest: " + _assessment(event)
     for event in facts.groundings:
         yield "- grounding: " + _grounding(event)
+    for event in facts.gates:
+        yield "- gate: " + markdown_text(GATE_LINES[event.kind](event))
     for outcome in facts.sessions:
-        seq = "" if outcome.last_seq is None else f" \\(seq {outcome.last_seq}\\)"
-        yield f"- session {markdown_text(outcome.session)}: " \
-              f"{markdown_text(outcome.last_kind)}{seq}"
+        yield f"- session {markdown_text(outcome.session)}: " + _session(outcome)
     yield ""
+
+
+def _session(outcome: SessionOutcome) -> str:
+    """`completed (revision 9)` or `paused: controller_limit at step S2 (revision 7)`, escaped."""
+    text = markdown_text(outcome.status)
+    if outcome.pause_cause is not None:
+        text += f": {markdown_text(outcome.pause_cause)}"
+    if outcome.active_step is not None:
+        text += f" at step {markdown_text(outcome.active_step)}"
+    return text + f" \\(revision {outcome.revision}\\)"
 
 
 def _verification(event: RecordedEvent) -> Iterator[str]:

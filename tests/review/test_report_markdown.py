@@ -53,8 +53,14 @@ def build_history(repo: Path) -> str:
                       "status": "absent", "route": "return_to_architect", "paths": [],
                       "candidates": [], "detail": None}],
         "profile": plan, "index": None, "extractors": {}}, state_key=second)
+    brief = write_blob(handle, b'{"requirements": []}\n')
+    gate = EventDraft("brief_grounding_checked", (second,), {
+        "artifacts": {"brief": brief}, "references_omitted": 0, "missing": 1, "passed": False,
+        "references": [{"path": PIPE_FILE, "artifact": "brief", "where": "requirements[0]",
+                        "status": "absent"}]}, state_key=second, anchors={brief: "blob"})
     record(repo, verification_draft(handle, second, "fail", tail=HOSTILE_TAIL),
-           assessment_draft(second, [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]), grounding, seconds=2)
+           assessment_draft(second, [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]), grounding, gate,
+           seconds=2)
     write(repo, "late.txt", "late\n")
     commit_all(repo, "unverified tail commit")
     return base
@@ -107,7 +113,11 @@ def test_report_json_carries_the_facts_unescaped(
     assert commits[1]["subject"] == HOSTILE_SUBJECT
     paths = [p["path"] for p in commits[1]["assessments"][0]["paths"]]
     assert paths == [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]
-    assert commits[0]["sessions"][0]["session"] == "run-42"
+    assert commits[0]["sessions"] == [{"session": "run-42", "status": "active", "revision": 1,
+                                       "active_step": None, "pause_cause": None,
+                                       "at": "2026-01-01T00:00:01.000000Z"}]
+    assert [g["kind"] for g in commits[1]["gates"]] == ["brief_grounding_checked"]
+    assert commits[1]["gates"][0]["references"][0]["path"] == PIPE_FILE
 
 
 def test_report_of_an_unknown_revision_exits_2(
