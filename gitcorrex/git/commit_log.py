@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex.errors import GitCommandError, UsageError
-from gitcorrex.git.history import run_history_git
+from gitcorrex.git.history import resolve_commit, run_history_git
 from gitcorrex.git.process import decode_path
 from gitcorrex.git.repository import Repository
 
@@ -37,6 +37,10 @@ def list_commits(
     try:
         out = run_history_git(repo, args)
     except GitCommandError as exc:
+        if not revisions and resolve_commit(repo, "HEAD") is None:
+            raise UsageError("HEAD has no commits yet: there is nothing to list",
+                             hint="commit first, or name a revision or range, e.g. "
+                                  "`origin/main`") from exc
         raise UsageError(
             f"cannot list commits of {' '.join(revisions) or 'HEAD'}: {exc.stderr.strip()}",
             hint="name a revision or range git understands, e.g. `main..HEAD` or `HEAD~20..`",

@@ -64,6 +64,14 @@ def test_log_of_an_unknown_revision_is_a_usage_error(
     assert "no-such-branch" in result.stderr
 
 
+def test_log_before_the_first_commit_says_so(tmp_path: Path,
+                                             correx: Callable[..., CliResult]) -> None:
+    git(tmp_path, "init", "-q", "fresh")
+    result = correx(tmp_path / "fresh", "log")
+    assert result.code == 2, result
+    assert "HEAD has no commits yet" in result.stderr and "bad revision" not in result.stderr
+
+
 def test_log_escapes_control_characters_in_subjects(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
