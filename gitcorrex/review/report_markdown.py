@@ -133,9 +133,12 @@ def _assessment(event: RecordedEvent) -> str:
 
 
 def _grounding(event: RecordedEvent) -> str:
-    findings = event.field("findings")
-    count = len(findings) if isinstance(findings, list) else 0
+    """`✓ plan **p** pass (3 assumption(s) checked, 0 not present)`."""
+    raw = event.field("findings")
+    findings = [f for f in raw if isinstance(f, dict)] if isinstance(raw, list) else []
+    off = sum(1 for finding in findings if finding.get("status") != "present")
     verdict = str(event.field("verdict"))
     mark = "✓" if verdict == "pass" else "✗"
     return f"{mark} plan **{markdown_text(str(event.field('plan_id')))}** " \
-           f"{markdown_text(verdict)} \\({count} finding\\(s\\)\\)"
+           f"{markdown_text(verdict)} \\({len(findings)} assumption\\(s\\) checked, " \
+           f"{off} not present\\)"
