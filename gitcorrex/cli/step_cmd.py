@@ -15,7 +15,10 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.session_cmd import revision_option, selected, session_option, transition_setup
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from gitcorrex.git.repository import Repository
+    from gitcorrex.model.events import RecordedEvent
 
 
 @click.group()
@@ -36,14 +39,10 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
     repo, now, provenance = transition_setup()
     out = start_step(repo, selected(repo, session), step_id, expect_revision=expect_revision,
                      now=now, provenance=provenance)
-    if as_json:
-        emit_json({"session": out.session, "step": out.step, "state_key": out.state_key,
-                   "revision": out.events[-1].seq,
-                   "events": [e.model_dump(mode="json") for e in out.events]})
-    else:
-        click.echo(f"step {out.step} started (session {out.session}, revision "
-                   f"{out.events[-1].seq})")
-    return 0
+    return _admitted(as_json, {"session": out.session, "step": out.step,
+                               "state_key": out.state_key, "revision": out.events[-1].seq},
+                     out.events, f"step {out.step} started (session {out.session}, "
+                                 f"revision {out.events[-1].seq})")
 
 
 @click.command()
@@ -75,12 +74,8 @@ def pause(session: str | None, kind: str | None, reason: str | None, claim_file:
 
     events = pause_session(repo, chosen, cause=PauseCause(kind), reason=str(reason),
                            expect_revision=expect_revision, now=now, provenance=provenance)
-    if as_json:
-        emit_json({"session": chosen, "paused": True,
-                   "events": [e.model_dump(mode="json") for e in events]})
-    else:
-        click.echo(f"session {chosen} paused ({kind})")
-    return 0
+    return _admitted(as_json, {"session": chosen, "paused": True}, events,
+                     f"session {chosen} paused ({kind})")
 
 
 def _claim(repo: Repository, session: str, path: Path, expect_revision: int | None,
@@ -120,9 +115,15 @@ def resume(session: str | None, reason: str, budget: int | None, expect_revision
     chosen = selected(repo, session)
     events = resume_session(repo, chosen, reason=reason, budget=budget,
                             expect_revision=expect_revision, now=now, provenance=provenance)
+    return _admitted(as_json, {"session": chosen, "resumed": True}, events,
+                     f"session {chosen} resumed")
+
+
+def _admitted(as_json: bool, document: dict[str, object], events: Sequence[RecordedEvent],
+              text: str) -> int:
+    """An admitted transition: `document` plus the events it recorded, or one line."""
     if as_json:
-        emit_json({"session": chosen, "resumed": True,
-                   "events": [e.model_dump(mode="json") for e in events]})
+        emit_json({**document, "events": [e.model_dump(mode="json") for e in events]})
     else:
-        click.echo(f"session {chosen} resumed")
+        click.echo(text)
     return 0

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from gitcorrex import ledger
@@ -67,10 +68,8 @@ def verify_workspace(
     """Observe the workspace; inside a session (`--session`, `CORREX_SESSION` or `git config
     correx.session`) the observation also settles its active step (session/verify_step.py:
     the step's stage selects the expectation)."""
-    def observe(chosen: VerifyRequest) -> VerifyOutcome:
-        return observe_workspace(repo, chosen, env=env, clock=clock, provenance=provenance,
-                                 progress=progress, probe=probe)
-
+    observe = partial(observe_workspace, repo, env=env, clock=clock, provenance=provenance,
+                      progress=progress, probe=probe)
     from gitcorrex.session.verify_entry import verify_in_workspace_session
 
     return verify_in_workspace_session(repo, request, env=env, clock=clock,
