@@ -38,7 +38,8 @@ OUTSIDE_FIX = "use a path inside the work tree (relative to it, or absolute belo
 GIT_FIX = "never write or read git's own files directly: use git commands for those"
 PLAIN_FIX = "name the file by a plain path inside the work tree (no '..' after a symlink)"
 MANIFEST_FIX = ("write only paths the manifest allows, or ask the operator to declare this "
-                "path in the stage's `writes`")
+                "path in the stage's `writes` (inside a session: in the step's `writes`, "
+                "by a re-plan)")
 REFERENCE_FIX = ("check the path first (list its directory or search for the name); do not "
                  "rely on a file that is not there")
 _Decision = tuple[Rule, str, str]
