@@ -97,8 +97,6 @@ def _claude_hook(extra: bool, stage: str | None, session: str | None, record_all
 
 
 def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all: bool) -> int:
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.manifest.assess import AssessRequest
     from gitcorrex.agents.claude_code import (
         ALLOW_EXIT,
         BLOCK_EXIT,
@@ -106,6 +104,8 @@ def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all:
         hook_base,
         parse_tool_call,
     )
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.assess import AssessRequest
 
     call = parse_tool_call(raw)
     if call is None:
