@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
-USE_CASES = ("verify", "manifest", "plan", "session", "gates", "review", "demo", "profiles",
-             "hooks", "sync", "attest")
+USE_CASES = ("agents", "verify", "manifest", "plan", "session", "gates", "review", "demo",
+             "profiles", "hooks", "sync", "attest")
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
 SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
                       "hooks/interpreter.py"}
