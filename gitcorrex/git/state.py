@@ -24,13 +24,18 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitcorrex.errors import GitCommandError, UnavailableError
+from gitcorrex.errors import (
+    EnvironmentFaultError,
+    GitCommandError,
+    UnavailableError,
+    environmental_error,
+)
+from gitcorrex.git import owned_files
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.threads import in_background
@@ -172,16 +177,18 @@ def _remove_temp_index(temp: str) -> None:
 
 
 def _reserve_temp_index(git_dir: Path) -> str:
-    """A unique name inside the git dir (same filesystem as the index, cleaned up by us)."""
+    """A name inside the git dir (same filesystem as the index) that carries this process
+    as its owner, so a later run removes it should we be killed (git/owned_files.py)."""
     try:
-        fd, temp = tempfile.mkstemp(prefix=TEMP_INDEX_PREFIX, dir=git_dir)
+        return owned_files.reserve(git_dir, TEMP_INDEX_PREFIX)
     except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is not None:
+            raise fault from exc
         raise UnavailableError(
             f"cannot create a temporary index in {git_dir}: {exc.strerror}",
             hint="computing a state key needs write access to the git directory",
         ) from exc
-    os.close(fd)
-    return temp
 
 
 def _add_all(root: Path, env: dict[str, str]) -> None:
@@ -190,12 +197,28 @@ def _add_all(root: Path, env: dict[str, str]) -> None:
     try:
         run_git(["add", "-A"], cwd=root, env=env)
     except GitCommandError as exc:
+        fault = _store_fault(root, exc)
+        if fault is not None:
+            raise fault from exc
+        embedded = "does not have a commit checked out" in exc.stderr
         raise UnavailableError(
             f"cannot compute the state key: `git add -A` failed on a private copy of the "
             f"index (yours was not touched):\n{exc.stderr.strip()}",
-            hint="fix what git reports above (an embedded repository with no commit: "
-            "commit in it or list it in .gitignore), then try again",
+            hint="commit in the embedded repository or list it in .gitignore, then try again"
+            if embedded else "fix what git reports above, then try again",
         ) from exc
+
+
+def _store_fault(root: Path, exc: GitCommandError) -> EnvironmentFaultError | None:
+    """A read-only, inaccessible or full object store behind git's failure, naming it."""
+    if environmental_error(exc) is None and "insufficient permission" not in exc.stderr:
+        return None
+    from gitcorrex.git.write_faults import object_store_fault
+
+    found = run_git(["rev-parse", "--path-format=absolute", "--git-path", "objects"],
+                    cwd=root, check=False).stdout
+    objects = Path(decode_path(found).strip() or root / ".git" / "objects")
+    return object_store_fault(objects) or environmental_error(exc)
 
 
 def _copy_index(source: Path, target: Path) -> None:
@@ -204,3 +227,8 @@ def _copy_index(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
     except FileNotFoundError:
         target.unlink()
+    except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is None:
+            raise
+        raise fault from exc
