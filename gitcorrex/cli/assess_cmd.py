@@ -75,10 +75,10 @@ def _line(path: AssessedPath) -> str:
 def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
     from datetime import datetime, timezone
 
-    from gitcorrex.manifest.assess import assess_paths
     from gitcorrex.provenance import current_provenance
+    from gitcorrex.session.assess_entry import assess_in_session
 
-    return assess_paths(repo, request, clock=lambda: datetime.now(timezone.utc),
+    return assess_in_session(repo, request, clock=lambda: datetime.now(timezone.utc),
                         provenance=lambda: current_provenance(repo))
 
 
@@ -97,15 +97,15 @@ def _claude_hook(extra: bool, stage: str | None, session: str | None, record_all
 
 
 def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all: bool) -> int:
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.manifest.assess import AssessRequest
-    from gitcorrex.manifest.claude_hook import (
+    from gitcorrex.agents.claude_code import (
         ALLOW_EXIT,
         BLOCK_EXIT,
         block_reason,
         hook_base,
         parse_tool_call,
     )
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.manifest.assess import AssessRequest
 
     call = parse_tool_call(raw)
     if call is None:
@@ -122,7 +122,7 @@ def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all:
 
 def _failure_text(exc: BaseException) -> str:
     try:
-        from gitcorrex.manifest.claude_hook import failure_reason
+        from gitcorrex.agents.claude_code import failure_reason
 
         return failure_reason(exc)
     except BaseException:

@@ -96,7 +96,7 @@ def lock(plan_file: Path, session: str | None, replaces: str | None,
     Prints the session id. Exit 0 locked, 1 something is missing (named) or the re-plan is
     refused, 2 malformed plan, 3 the session moved on (re-plan).
     """
-    from gitcorrex.plan.lock import lock_plan
+    from gitcorrex.session.lock import lock_plan
 
     repo, now, provenance = _setup()
     if replaces is not None and Path(replaces).is_file():
