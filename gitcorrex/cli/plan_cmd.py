@@ -6,6 +6,7 @@ they are registered (cli/commands.py).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +53,7 @@ def plan_path(repo: Repository, plan_file: Path) -> Path:
         return start_dir() / plan_file
     from gitcorrex.plan.home import keep_plan_bytes
 
-    return keep_plan_bytes(repo, click.get_binary_stream("stdin").read())
+    return keep_plan_bytes(repo, sys.stdin.buffer.read())
 
 
 def echo_next(command: str, path: Path) -> None:
