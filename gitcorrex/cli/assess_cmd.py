@@ -75,10 +75,10 @@ def _line(path: AssessedPath) -> str:
 def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
     from datetime import datetime, timezone
 
-    from gitcorrex.manifest.assess import assess_paths
     from gitcorrex.provenance import current_provenance
+    from gitcorrex.session.assess_entry import assess_in_session
 
-    return assess_paths(repo, request, clock=lambda: datetime.now(timezone.utc),
+    return assess_in_session(repo, request, clock=lambda: datetime.now(timezone.utc),
                         provenance=lambda: current_provenance(repo))
 
 
