@@ -1,8 +1,8 @@
 """An agent's file tool call (write or read of named paths), judged by `assess`'s rules.
 
 The fast path proves most allows without loading the ledger; everything else goes to
-manifest/assess.py, which decides, records BLOCKs as `tool_call_assessed` (with the agent
-call attached) and reports precondition signals.
+manifest/assess.py (through session/assess_entry.py), which decides, records BLOCKs as
+`tool_call_assessed` (with the agent call attached) and reports precondition signals.
 """
 
 from __future__ import annotations
@@ -28,15 +28,16 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     if proven_allowed(repo, request, options, str(base)):
         return ALLOW
     from gitcorrex.agents.reasons import block_reason
-    from gitcorrex.manifest.assess import AssessRequest, assess_paths
+    from gitcorrex.manifest.assess import AssessRequest
     from gitcorrex.provenance import current_provenance
+    from gitcorrex.session.assess_entry import assess_in_session
 
     assert request.action is not None, "only file calls come here"
     session = correx_session(repo, options)
     assessed = AssessRequest(request.action, request.paths, base, options.stage, session,
                              options.record_all, agent=agent_call(request))
-    outcome = assess_paths(repo, assessed, clock=clock,
-                           provenance=lambda: current_provenance(repo))
+    outcome = assess_in_session(repo, assessed, clock=clock,
+                                provenance=lambda: current_provenance(repo))
     if outcome.blocked:
         return Verdict(True, block_reason(request, outcome))
     return ALLOW
