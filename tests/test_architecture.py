@@ -69,6 +69,15 @@ def test_git_and_ledger_do_not_import_use_cases() -> None:
     assert offenders == []
 
 
+def test_capabilities_do_not_import_session() -> None:
+    """Orchestration reads downward: session/ calls verify, gates, manifest and plan; none of
+    them reaches up into session/ (not even inside a function)."""
+    capabilities = ("verify/", "gates/", "manifest/", "plan/")
+    offenders = [(rel, n) for rel, names in modules() if rel.startswith(capabilities)
+                 for n in names if n == "gitcorrex.session" or n.startswith("gitcorrex.session.")]
+    assert offenders == []
+
+
 def test_processes_start_only_where_allowed() -> None:
     offenders = [rel for rel, names in modules()
                  if "subprocess" in names and rel not in SUBPROCESS_ALLOWED]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitcorrex.git import notes
+from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.notes_merge import NoteUnion, commit_merge, is_ancestor, merge_trees, tree_of
 from gitcorrex.git.repository import Repository
 from gitcorrex.sync.conflicts import SeqConflict, find_seq_conflicts
@@ -54,7 +55,7 @@ def unite_tips(repo: Repository, ref: str, *, ours: str | None, tips: Sequence[s
         return United(target, True, gained) if moved else None
     parents = ([ours] if ours is not None else []) + fresh
     new = commit_merge(repo, ref, expected_tip=ours, tree=tree, parents=parents,
-                       message=message, signature=notes.commit_identity(repo))
+                       message=message, identity=ledger_identity(repo))
     return None if new is None else United(new, True, gained)
 
 
