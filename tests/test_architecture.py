@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
-USE_CASES = ("verify", "manifest", "plan", "session", "gates", "review", "demo", "profiles",
-             "hooks", "sync", "attest")
+USE_CASES = ("agents", "verify", "manifest", "plan", "session", "gates", "review", "demo",
+             "profiles", "hooks", "sync", "attest")
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
 SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
                       "hooks/interpreter.py"}
@@ -66,6 +66,15 @@ def test_git_and_ledger_do_not_import_use_cases() -> None:
              if rel.startswith("git/") or rel in {"ledger.py", "replay.py"}]
     offenders = [(rel, n) for rel, names in lower for n in names
                  if any(n.startswith(f"gitcorrex.{case}") for case in USE_CASES)]
+    assert offenders == []
+
+
+def test_capabilities_do_not_import_session() -> None:
+    """Orchestration reads downward: session/ calls verify, gates, manifest and plan; none of
+    them reaches up into session/ (not even inside a function)."""
+    capabilities = ("verify/", "gates/", "manifest/", "plan/")
+    offenders = [(rel, n) for rel, names in modules() if rel.startswith(capabilities)
+                 for n in names if n == "gitcorrex.session" or n.startswith("gitcorrex.session.")]
     assert offenders == []
 
 

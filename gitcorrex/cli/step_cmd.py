@@ -108,7 +108,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
 @json_option
 def resume(session: str | None, reason: str, budget: int | None, expect_revision: int | None,
            as_json: bool) -> int:
-    """Resume a paused session, by its pause's rule (see the README's Sessions section)."""
+    """Resume a paused session, by its pause's rule (see docs/sessions.md)."""
     from gitcorrex.session.pause import resume_session
 
     repo, now, provenance = transition_setup()

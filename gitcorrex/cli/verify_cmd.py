@@ -45,8 +45,9 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress, write_verbatim
         from gitcorrex.provenance import current_provenance
+        from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
-        from gitcorrex.verify.usecase import VerifyRequest, verify_workspace
+        from gitcorrex.verify.usecase import VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)

@@ -2,8 +2,9 @@
 (session, active step) every gate event carries.
 
 The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
-work tree, so there it is HEAD's. The active step of a session is the one the session
-fold (session/fold.py) says, so gate facts land on the step `session status` shows.
+work tree, so there it is HEAD's. The active step of a session is the one the caller's
+`step_of` says (the session fold, passed down from session/), so gate facts land on the
+step `session status` shows without this package reading the session upward.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from gitcorrex.manifest.trusted import selected_stage
 from gitcorrex.model.events import RecordedEvent, git_blob_oid
 from gitcorrex.model.profile import Profile, StagePolicy
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
-from gitcorrex.session.fold import fold_session
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,14 @@ def read_profile(repo: Repository) -> tuple[Profile, str]:
     return parse_profile(raw, source=f"{PROFILE_NAME} at HEAD"), git_blob_oid(raw)
 
 
-def active_step(session: str, events: Sequence[RecordedEvent]) -> str | None:
-    """The step `session` is working on (its events in seq order); None between steps."""
-    return fold_session(session, events).active_step
+StepOf = Callable[[str, Sequence[RecordedEvent]], "str | None"]
+"""The active step of a session given its events in seq order (None between steps)."""
 
 
-def in_session(drafts: list[ledger.EventDraft]
+def in_session(drafts: list[ledger.EventDraft], step_of: StepOf
                ) -> Callable[[ledger.LedgerView], list[ledger.EventDraft]]:
     """The drafts with the session's active step filled in, re-read on every CAS attempt."""
     def build(view: ledger.LedgerView) -> list[ledger.EventDraft]:
-        return [replace(d, step=active_step(d.session, view.session_events(d.session)))
+        return [replace(d, step=step_of(d.session, view.session_events(d.session)))
                 if d.session is not None else d for d in drafts]
     return build

@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
+from gitcorrex.gates.context import StepOf
 from gitcorrex.gates.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
@@ -29,9 +30,8 @@ from gitcorrex.manifest.record import record_assessment
 from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
 from gitcorrex.manifest.trusted import manifest_at, selected_stage
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
-from gitcorrex.model.assessment import PathVerdict, Rule, Verdict
+from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
-from gitcorrex.session.manifest import active_step_manifest
 
 ACTIONS = ("write", "read")
 OUTSIDE_FIX = "use a path inside the work tree (relative to it, or absolute below it)"
@@ -56,6 +56,7 @@ class AssessRequest:
     stage: str | None = None
     session: str | None = None
     record_all: bool = False
+    agent: AgentCall | None = None
 
 
 class AssessedPath(BaseModel):
@@ -92,9 +93,14 @@ class AssessOutcome(BaseModel):
 
 
 def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[], datetime],
-                 provenance: Callable[[], Provenance]) -> AssessOutcome:
+                 provenance: Callable[[], Provenance],
+                 step_manifest: Callable[[], Manifest | None], step_of: StepOf
+                 ) -> AssessOutcome:
     """Judge every path; record BLOCKs (and ALLOWs with `record_all`). Never raises on a
-    path; raises ConfigError when a selected stage cannot be read from HEAD (fail closed)."""
+    path; raises ConfigError when a selected stage cannot be read from HEAD (fail closed).
+
+    `step_manifest` (asked only for a write) is the active session step's manifest, None
+    outside a step; it and `step_of` come from session/, which this package never reads."""
     if request.action not in ACTIONS:
         raise ValueError(f"unknown action {request.action!r}")
     if request.session is not None:
@@ -102,8 +108,7 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
     stage = selected_stage(repo, request.stage)
     manifest = UNRESTRICTED
     if request.action == "write":
-        manifest = active_step_manifest(repo, request.session,
-                                        strict=request.session is None) or \
+        manifest = step_manifest() or \
             manifest_at(repo, base_tree=head_tree(repo), base_label="HEAD", stage=stage)
     judge = _Judge(repo, request.action, manifest)
     base = os.path.realpath(request.base)
@@ -116,10 +121,10 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
             repo, tree=compute_state(repo).state_key, origin="assess", action=request.action,
             manifest=manifest, verdicts=[_recorded(p, request.action) for p in paths],
             session=request.session, stage=stage, commit=None, clock=clock,
-            provenance=stamp)
+            provenance=stamp, agent=request.agent)
         event = recorded.id
         signals = record_precondition_signals(repo, recorded, stage=stage, clock=clock,
-                                              provenance=stamp)
+                                              provenance=stamp, step_of=step_of)
     return AssessOutcome(action=request.action, verdict=verdict, stage=stage,
                          manifest_source=manifest.source, manifest=list(manifest.patterns),
                          paths=paths, event=event, preconditions=signals)

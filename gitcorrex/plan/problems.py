@@ -82,7 +82,7 @@ def _explain_one(item: Any, raw: dict[str, Any]) -> PlanProblem:
         return PlanProblem(where, f"expected {_TYPE_NAMES[kind]}, got {show(value)}",
                            _type_hint(loc, _TYPE_NAMES[kind]))
     return PlanProblem(where, f"{show(value)} is not allowed here: {item['msg']}",
-                       "see the README section Plans")
+                       "see docs/plans.md")
 
 
 def _type_hint(loc: tuple[Any, ...], expected: str) -> str:

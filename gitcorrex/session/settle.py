@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from gitcorrex import ledger
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.routes import Route
 from gitcorrex.model.session_events import (
     SESSION_COMPLETED_KIND,
     SESSION_PAUSED_KIND,
@@ -29,9 +30,6 @@ from gitcorrex.model.verification import Result
 if TYPE_CHECKING:
     from gitcorrex.session.verify_step import ActiveStep
     from gitcorrex.verify.outcome import VerifyOutcome
-
-ESCALATE = "escalate"
-
 
 def settle_drafts(state: SessionState, active: ActiveStep,
                   outcome: VerifyOutcome) -> list[ledger.EventDraft]:
@@ -54,7 +52,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
         result=outcome.result.value if outcome.result else "unavailable",
         reason=_reason(outcome), feedback=_feedback(outcome), output_blob=_blob(outcome),
         attempts=attempts, max_attempts=active.max_attempts,
-        route=ESCALATE if escalate else active.route.value)
+        route=Route.STOP_ESCALATE if escalate else active.route)
     drafts = [step_draft(active.session, step, STEP_FAILED_KIND, outcome.state_key,
                      failed.model_dump(mode="json"))]
     if escalate:

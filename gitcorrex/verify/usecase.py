@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 
 from gitcorrex import ledger
@@ -53,27 +52,6 @@ class _Run:
     env: Mapping[str, str]
     progress: VerifyProgress
     output_cap: int
-
-
-def verify_workspace(
-    repo: Repository,
-    request: VerifyRequest,
-    *,
-    env: Mapping[str, str],
-    clock: Callable[[], datetime],
-    provenance: Provenance,
-    progress: VerifyProgress,
-    probe: StateProbe | None = None,
-) -> VerifyOutcome:
-    """Observe the workspace; inside a session (`--session`, `CORREX_SESSION` or `git config
-    correx.session`) the observation also settles its active step (session/verify_step.py:
-    the step's stage selects the expectation)."""
-    observe = partial(observe_workspace, repo, env=env, clock=clock, provenance=provenance,
-                      progress=progress, probe=probe)
-    from gitcorrex.session.verify_entry import verify_in_workspace_session
-
-    return verify_in_workspace_session(repo, request, env=env, clock=clock,
-                                       provenance=provenance, run=observe)
 
 
 def observe_workspace(
@@ -214,4 +192,4 @@ def _workspace(repo: Repository, state_key: str, isolated: bool,
         yield path, isolated_probe
 
 
-__all__ = ["Result", "Selection", "VerifyRequest", "verify_workspace"]
+__all__ = ["Result", "Selection", "VerifyRequest", "observe_workspace"]

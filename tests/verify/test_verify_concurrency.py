@@ -42,7 +42,8 @@ from gitcorrex.git.repository import discover_with_git
 from gitcorrex.model.verification import Result
 from gitcorrex.provenance import current_provenance
 from gitcorrex.verify.outcome import SilentProgress
-from gitcorrex.verify.usecase import VerifyRequest, verify_workspace
+from gitcorrex.session.verify_entry import verify_workspace
+from gitcorrex.verify.usecase import VerifyRequest
 
 repo = discover_with_git(Path(sys.argv[1]))
 for _ in range(int(sys.argv[3])):
