@@ -63,7 +63,7 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
             provenance=current_provenance(repo), probe=probe,
             progress=TerminalProgress() if streaming else SilentProgress(),
             artifacts=_artifacts(artifacts))
-    if outcome.failing_output is not None and not streaming:
+    if outcome.failing_output is not None and not (streaming and outcome.streamed):
         write_verbatim(outcome.failing_output)
     if as_json:
         emit_json(outcome_document(outcome))

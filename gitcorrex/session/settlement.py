@@ -150,7 +150,7 @@ def _failed(s: Settlement, key: str, expectation: str, event: RecordedEvent | No
             failure: Failure, summary: str) -> VerifyOutcome:
     """Settle a failure found before any command ran; the failing part's text is output."""
     outcome = VerifyOutcome(expectation, key, event, None, Result.FAIL, summary,
-                            failure.feedback.encode())
+                            failure.feedback.encode(), streamed=False)
     return _said(outcome, s.settle(Settled(key, None, [], failure)))
 
 
