@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from gitcorrex.errors import LedgerContentionError, UsageError
 from gitcorrex.git import notes
 from gitcorrex.git.anchor_policy import anchors_states
+from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.events import (
@@ -158,7 +159,7 @@ def append_events(
         "actor": provenance.actor.model_dump(mode="json"),
         "tool": provenance.tool.model_dump(mode="json"),
     }
-    signature = notes.commit_identity(repo)
+    identity = ledger_identity(repo)
     for attempt in range(max_attempts):
         tip = notes.ledger_tip(repo, ref)
         view = LedgerView(repo, tip)
@@ -174,7 +175,7 @@ def append_events(
             appends=appends,
             anchors=anchors,
             message=message,
-            signature=signature,
+            identity=identity,
         )
         if new_tip is not None:
             return events

@@ -12,20 +12,23 @@ import socket
 from functools import lru_cache
 
 from gitcorrex import __version__
-from gitcorrex.git.notes import git_identity, libgit2_version
+from gitcorrex.git.identity import ledger_identity
+from gitcorrex.git.notes import libgit2_version
 from gitcorrex.git.process import git_version
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Actor, Provenance, ToolVersions
 
 
 def current_provenance(repo: Repository) -> Provenance:
-    """This process's actor (git identity, may be None; host; runtime id) and tool versions.
+    """This process's actor (git's author identity; host; runtime id) and tool versions.
 
-    Runs `git --version` once per process (cached), so commands that must not start a
-    process (replay) never call it.
+    An identity git refuses is a ConfigError (exit 2) here, before a command runs anything.
+    Runs `git var` and `git --version` (cached), so commands that must not start a process
+    (replay) never call it.
     """
-    name, email = git_identity(repo)
-    actor = Actor(name=name, email=email, host=socket.gethostname(), runtime=runtime_id())
+    author = ledger_identity(repo).author
+    actor = Actor(name=author.name, email=author.email, host=socket.gethostname(),
+                  runtime=runtime_id())
     tool = ToolVersions(correx=__version__, git=git_version(), libgit2=libgit2_version())
     return Provenance(actor=actor, tool=tool)
 

@@ -121,10 +121,17 @@ class CliResult:
         return f"exit {self.code}\n--- stdout ---\n{self.stdout}\n--- stderr ---\n{self.stderr}"
 
 
+IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                "GIT_COMMITTER_EMAIL", "EMAIL")
+
+
 def run_correx(cwd: Path, *args: str, env: dict[str, str] | None = None,
-               input: bytes | None = None, timeout: float = 120) -> CliResult:
-    """`git correx ARGS` as a real process (python -m gitcorrex), as a user would run it."""
-    full_env = {**os.environ, **(env or {})}
+               input: bytes | None = None, timeout: float = 120,
+               unset: tuple[str, ...] = ()) -> CliResult:
+    """`git correx ARGS` as a real process (python -m gitcorrex), as a user would run it;
+    `unset` names environment variables the process must not see (e.g. IDENTITY_ENV)."""
+    full_env = {name: value for name, value in os.environ.items() if name not in unset}
+    full_env.update(env or {})
     full_env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
     proc = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=cwd, env=full_env,
                           input=input, capture_output=True, check=False, timeout=timeout)

@@ -11,6 +11,7 @@ from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.doctor_cmd import doctor
 from gitcorrex.cli.gate_cmd import gate
 from gitcorrex.cli.ground_cmd import ground
+from gitcorrex.cli.help_cmd import help_command
 from gitcorrex.cli.hooks_cmd import hook, hooks
 from gitcorrex.cli.init_cmd import init
 from gitcorrex.cli.log_cmd import log
@@ -27,5 +28,5 @@ from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
                            hooks, doctor, hook, plan, gate, session, step, pause, resume,
-                           log, report, sync, attest]
+                           log, report, sync, attest, help_command]
 plan.add_command(ground)

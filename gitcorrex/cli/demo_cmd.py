@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import click
 
+NEXT = ("next: in your own repository, `git correx init`, commit .correx.toml, then "
+        "`git correx verify` (README: Use it on your repositories)")
+
 
 @click.command()
 @click.option("--keep", is_flag=True, help="Keep the demo repository and print its path.")
 def demo(keep: bool) -> int:
-    """Create a small project, verify it failing then passing, then `show` and `replay`."""
+    """Create a small project, verify it failing then passing, then `show` and `replay`.
+
+    The throwaway repository is removed at the end (and says so) unless --keep.
+    """
     import shutil
     import tempfile
     from pathlib import Path
@@ -23,4 +29,7 @@ def demo(keep: bool) -> int:
             click.echo(f"kept: {workdir / 'calc'}  (cd there and try `git correx show`)")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+            click.echo(f"removed the demo repository {workdir / 'calc'} "
+                       "(`git correx demo --keep` keeps it to explore)")
+    click.echo(NEXT)
     return code

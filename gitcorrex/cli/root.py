@@ -12,6 +12,7 @@ import click
 
 from gitcorrex import __version__
 from gitcorrex.cli.fast import error_text
+from gitcorrex.cli.tree import give_full_summaries
 from gitcorrex.errors import CorrexError, ExitCode
 
 
@@ -23,6 +24,9 @@ def root() -> None:
 
     Exit codes: 0 ok/pass, 1 check failed, 2 usage or configuration error,
     3 unavailable, 4 internal error, 130 interrupted.
+
+    `git correx COMMAND -h` shows a command's options; `git correx help [COMMAND]` prints
+    the manual (also `man git-correx`).
     """
 
 
@@ -33,6 +37,9 @@ def run(argv: list[str] | None) -> int:
         result = root.main(args=argv, prog_name="git correx", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except click.UsageError as exc:
+        show_usage_error(exc)
+        return ExitCode.USAGE
     except click.ClickException as exc:
         exc.show()
         return ExitCode.USAGE
@@ -59,6 +66,17 @@ def report_error(exc: CorrexError) -> None:
     click.echo(error_text(exc), err=True, nl=False)
 
 
+def show_usage_error(exc: click.UsageError) -> None:
+    """Click's message, pointing at `-h` and `help`: git turns `git correx --help` into
+    `man git-correx`, which only works where the man page is installed."""
+    if exc.ctx is not None:
+        words = exc.ctx.command_path.split()[2:]
+        click.echo(exc.ctx.get_usage(), err=True)
+        click.echo(f"Try '{exc.ctx.command_path} -h' or "
+                   f"'git correx help {' '.join(words)}'.".replace(" '.", "'."), err=True)
+    click.echo(f"\nError: {exc.format_message()}", err=True)
+
+
 def _register_commands() -> None:
     """Import command modules (cheap: they import their use-cases lazily)."""
     if root.commands:
@@ -67,4 +85,5 @@ def _register_commands() -> None:
 
     for command in commands.ALL:
         root.add_command(command)
+    give_full_summaries(root)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 2000))

@@ -18,11 +18,11 @@ from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import ConfigError, UnavailableError
 from gitcorrex.git.config import config_value
+from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 
 DEFAULT_REF = "refs/notes/correx"
-FALLBACK_IDENTITY = ("git correx", "correx@localhost")
 ANCHORS = "anchors"
 _HEX = frozenset("0123456789abcdef")
 _OID_LENGTHS = (40, 64)
@@ -45,17 +45,6 @@ def ledger_ref(repo: Repository) -> str:
             hint="set it to a name like `correx` or `refs/notes/correx`",
         )
     return ref
-
-
-def git_identity(repo: Repository) -> tuple[str | None, str | None]:
-    """user.name and user.email from git config; None for whichever is unset."""
-    return config_value(repo, "user.name"), config_value(repo, "user.email")
-
-
-def commit_identity(repo: Repository) -> tuple[str, str]:
-    """Who commits to the notes ref: the user's git identity, else a fixed placeholder."""
-    name, email = git_identity(repo)
-    return (name, email) if name and email else FALLBACK_IDENTITY
 
 
 def libgit2_version() -> str:
@@ -156,7 +145,7 @@ def commit_notes(
     appends: Mapping[str, bytes],
     anchors: Mapping[str, Literal["tree", "blob"]],
     message: str,
-    signature: tuple[str, str],
+    identity: LedgerIdentity,
 ) -> str | None:
     """Append bytes to notes and add anchors in one commit on top of `expected_tip`.
 
@@ -169,11 +158,18 @@ def commit_notes(
     root = _notes_tree(repo, expected_tip) if expected_tip else None
     edits = {**_note_edits(handle, root, appends), **_anchor_edits(root, anchors)}
     tree_id, _ = _apply_edits(handle, root, edits)
-    sig = pygit2.Signature(*signature)
+    author, committer = signatures(identity)
     parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
-    new = handle.create_commit(None, sig, sig, message, tree_id, parents)
+    new = handle.create_commit(None, author, committer, message, tree_id, parents)
     new = _signed_if_configured(repo, new)
     return str(new) if swap_ref(repo, ref, expected_tip, str(new), message) else None
+
+
+def signatures(identity: LedgerIdentity) -> tuple[pygit2.Signature, pygit2.Signature]:
+    """libgit2 signatures (stamped now) for what git formed; libgit2 never forms its own."""
+    author, committer = identity.author, identity.committer
+    return (pygit2.Signature(author.name, author.email),
+            pygit2.Signature(committer.name, committer.email))
 
 
 def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:

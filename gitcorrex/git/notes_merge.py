@@ -19,7 +19,8 @@ import pygit2
 from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.notes import swap_ref
+from gitcorrex.git.identity import LedgerIdentity
+from gitcorrex.git.notes import signatures, swap_ref
 from gitcorrex.git.repository import Repository
 
 _HEX = frozenset("0123456789abcdef")
@@ -116,15 +117,16 @@ def commit_merge(
     tree: str,
     parents: Sequence[str],
     message: str,
-    signature: tuple[str, str],
+    identity: LedgerIdentity,
 ) -> str | None:
     """A merge commit on `ref` if it still points at `expected_tip`; None when it moved."""
     from gitcorrex.git import signing
 
     handle = repo.shared_libgit2()
-    sig = pygit2.Signature(*signature)
+    author, committer = signatures(identity)
     oids = [pygit2.Oid(hex=parent) for parent in parents]
-    new = str(handle.create_commit(None, sig, sig, message, pygit2.Oid(hex=tree), oids))
+    new = str(handle.create_commit(None, author, committer, message, pygit2.Oid(hex=tree),
+                                   oids))
     if signing.is_signing_enabled(repo):
         new = signing.sign_commit(repo, new)
     return new if swap_ref(repo, ref, expected_tip, new, message) else None

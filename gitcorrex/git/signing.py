@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError
 from gitcorrex.git.config import config_value
+from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
@@ -53,7 +54,8 @@ def sign_commit(repo: Repository, commit: str) -> str:
         tree=str(obj.tree_id),
         parents=[str(parent) for parent in obj.parent_ids],
         message=obj.message,
-        signature=(obj.committer.name, obj.committer.email),
+        identity=LedgerIdentity(author=Identity(obj.author.name, obj.author.email),
+                                committer=Identity(obj.committer.name, obj.committer.email)),
     )
 
 
@@ -63,12 +65,12 @@ def create_signed_commit(
     tree: str,
     parents: Sequence[str],
     message: str,
-    signature: tuple[str, str],
+    identity: LedgerIdentity,
 ) -> str:
     """A commit signed with the user's signing key; nothing moves any ref."""
-    name, email = signature
-    env = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
-           "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+    author, committer = identity.author, identity.committer
+    env = {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email,
+           "GIT_COMMITTER_NAME": committer.name, "GIT_COMMITTER_EMAIL": committer.email}
     args = ["commit-tree", "-S", tree, "-m", message]
     for parent in parents:
         args += ["-p", parent]

@@ -96,7 +96,9 @@ class PlanLockedFields(BaseModel):
 
     The state key it was locked on is the envelope's `state_key`. A re-plan of a running
     session (`plan lock NEW --session ID --replaces OLD`) adds the plan it supersedes, the
-    new plan's step ids, and the steps that stay verified (identity unchanged).
+    new plan's step ids, the steps that stay verified (`kept`) and the steps whose identity
+    is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
+    parallel counter, and a changed or new step starts at 0.
     """
 
     model_config = _RECORD
@@ -108,6 +110,7 @@ class PlanLockedFields(BaseModel):
     replaces: Oid | None = None
     steps: list[str] | None = None
     kept: list[str] | None = None
+    carried: list[str] | None = None
 
 
 class SessionStartedFields(BaseModel):

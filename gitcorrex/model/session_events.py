@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.routes import Route, read_route
 from gitcorrex.model.session_claims import AdmissionReceipt, Bounded, Named
 
 STEP_STARTED_KIND = "step_started"
@@ -94,10 +95,15 @@ class StepFailedFields(BaseModel):
     output_blob: Oid | None
     attempts: StrictInt = Field(ge=1)
     max_attempts: StrictInt = Field(ge=1)
-    route: Named
+    route: Route
     part: Named | None = None
     rule: Named | None = None
     paths: list[Bounded] | None = None
+
+    @field_validator("route", mode="before")
+    @classmethod
+    def _legacy_route(cls, value: object) -> object:
+        return read_route(value)  # `escalate` in ledgers written before the seed's names
 
 
 class Escalation(BaseModel):

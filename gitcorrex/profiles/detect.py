@@ -1,5 +1,9 @@
 """Guessing a repository's build and test commands for `git correx init`.
 
+Python gets `python -B -m pytest -q` and no build step: `-B` keeps pytest and the imports
+from writing `__pycache__/` (a byte-compile step such as `compileall` writes it whatever
+the flags), so the verified state is the state the tests ran on.
+
 Only a starting point the operator edits: the first ecosystem whose marker files are
 present wins (Python with pytest, npm scripts, Go, Cargo, a Makefile with a `test:`
 target), and nothing recognised yields `None`, which gets the commented generic template.
@@ -8,13 +12,11 @@ target), and nothing recognised yields `None`, which gets the commented generic 
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 _NPM_PLACEHOLDER = "no test specified"
-_NOT_PACKAGES = {"tests", "test", "docs", "doc", "examples", "build", "dist"}
 
 
 @dataclass(frozen=True)
@@ -42,8 +44,7 @@ def _python(root: Path) -> Detection | None:
     manifest = next((n for n in ("pyproject.toml", "setup.py") if (root / n).is_file()), None)
     if manifest is None or not _uses_pytest(root):
         return None
-    return Detection("python", f"{manifest} with pytest", test="python -m pytest -q",
-                     build=f"python -m compileall -q {_python_sources(root)}",
+    return Detection("python", f"{manifest} with pytest", test="python -B -m pytest -q",
                      setup="python -m pip install -e .", outputs=("__pycache__/",))
 
 
@@ -53,16 +54,6 @@ def _uses_pytest(root: Path) -> bool:
     names = ["pyproject.toml", "setup.py", "setup.cfg", "tox.ini"]
     names += sorted(path.name for path in root.glob("requirements*.txt"))
     return any("pytest" in _read_text(root / name) for name in names)
-
-
-def _python_sources(root: Path) -> str:
-    """`src`, else the top-level packages (directories with `__init__.py`), else `.`."""
-    if (root / "src").is_dir():
-        return "src"
-    packages = sorted(entry.name for entry in root.iterdir()
-                      if entry.name.isidentifier() and entry.name not in _NOT_PACKAGES
-                      and (entry / "__init__.py").is_file())
-    return " ".join(shlex.quote(name) for name in packages) or "."
 
 
 def _node(root: Path) -> Detection | None:

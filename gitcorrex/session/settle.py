@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from gitcorrex import ledger
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.routes import Route
 from gitcorrex.model.session_events import (
     SESSION_COMPLETED_KIND,
     SESSION_PAUSED_KIND,
@@ -30,9 +31,6 @@ from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatu
 
 if TYPE_CHECKING:
     from gitcorrex.session.verify_step import ActiveStep
-
-ESCALATE = "escalate"
-
 
 @dataclass(frozen=True)
 class Settled:
@@ -81,7 +79,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
         observation=failure.event, result=failure.result, reason=failure.reason,
         feedback=bound_text(failure.feedback), output_blob=failure.output_blob,
         attempts=attempts, max_attempts=active.max_attempts,
-        route=ESCALATE if escalate else active.route.value, part=failure.part,
+        route=Route.STOP_ESCALATE if escalate else active.route, part=failure.part,
         rule=failure.rule, paths=failure.paths)
     drafts = [step_draft(active.session, step, STEP_FAILED_KIND, key, _dump(failed))]
     if escalate:

@@ -24,6 +24,7 @@ from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import Plan, PlanStep
 from gitcorrex.model.plan_events import Decision
+from gitcorrex.model.routes import Route
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.profiles.load import load_profile
@@ -46,7 +47,7 @@ class ActiveStep:
     plan: Plan
     step: PlanStep
     max_attempts: int
-    route: Decision
+    route: Route
 
 
 def verify_in_session(repo: Repository, request: VerifyRequest, *,

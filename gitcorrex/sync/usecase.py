@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git import notes
+from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.notes_merge import commit_merge, is_ancestor, merge_notes_trees
 from gitcorrex.git.notes_transfer import fetch_ledger, push_ledger, tracking_ref
 from gitcorrex.git.repository import Repository
@@ -100,7 +101,7 @@ def _integrate(
         return _Integrated(ours, False, conflicts)
     tip = commit_merge(repo, ref, expected_tip=ours, tree=merged.tree, parents=[ours, theirs],
                        message=f"git correx: merge ledger from {remote}",
-                       signature=notes.commit_identity(repo))
+                       identity=ledger_identity(repo))
     return None if tip is None else _Integrated(tip, True, [])
 
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,11 +9,13 @@ import pytest
 
 from gitcorrex.errors import ConfigError
 from gitcorrex.git import notes
+from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.repository import Repository, discover_in_process
-from tests.conftest import REPO_ROOT, git
+from tests.conftest import git
 
 REF = "refs/notes/correx"
-IDENTITY = ("Ada Tester", "ada@example.test")
+ADA = Identity("Ada Tester", "ada@example.test")
+IDENTITY = LedgerIdentity(author=ADA, committer=ADA)
 
 
 def open_repo(path: Path) -> Repository:
@@ -40,7 +39,7 @@ def commit(
         appends=appends,
         anchors=anchors or {},
         message="test",
-        signature=IDENTITY,
+        identity=IDENTITY,
     )  # type: ignore[arg-type]
 
 
@@ -159,31 +158,6 @@ def test_merge_strategy_is_set_once_and_a_user_choice_is_kept(repo: Path) -> Non
     git(repo, "config", "notes.other.mergeStrategy", "union")
     notes.ensure_merge_strategy(open_repo(repo), "refs/notes/other")
     assert git(repo, "config", "notes.other.mergeStrategy").strip() == "union"
-
-
-def test_commit_identity_is_the_users_or_a_placeholder(repo: Path, tmp_path: Path) -> None:
-    git(repo, "config", "user.name", "Local Name")
-    git(repo, "config", "user.email", "local@example.test")
-    assert notes.commit_identity(open_repo(repo)) == ("Local Name", "local@example.test")
-    home = tmp_path / "empty-home"
-    home.mkdir()
-    code = (
-        "import sys; from pathlib import Path; from gitcorrex.git import notes; "
-        "from gitcorrex.git.repository import discover_in_process; "
-        "print(notes.commit_identity(discover_in_process(Path(sys.argv[1]))))"
-    )
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home),
-        "PYTHONPATH": str(REPO_ROOT),
-    }
-    bare = tmp_path / "fresh"
-    git(tmp_path, "init", "-q", str(bare))
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(bare)], env=env, check=True, capture_output=True, text=True
-    ).stdout
-    assert out.strip() == str(notes.FALLBACK_IDENTITY)
 
 
 def test_object_type_and_write_blob(repo: Path) -> None:

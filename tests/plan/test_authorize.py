@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.model.plan_events import PlanAuthorizedFields
+from tests.conftest import IDENTITY_ENV, git, run_correx
 from tests.plan.conftest import fixture, parse, plan_events
 
 PLAN = fixture("atomic_step.toml")
@@ -42,6 +43,21 @@ def test_authorization_needs_a_git_identity(plan_repo: Path, correx, tmp_path: P
     empty_home = tmp_path / "nobody"
     empty_home.mkdir()
     env = {"HOME": str(empty_home), "XDG_CONFIG_HOME": str(empty_home / ".config")}
-    result = correx(plan_repo, "plan", "authorize", str(PLAN), env=env)
+    git(plan_repo, "config", "user.useConfigOnly", "true")
+    result = run_correx(plan_repo, "plan", "authorize", str(PLAN), env=env, unset=IDENTITY_ENV)
     assert result.code == 2, result
     assert "user.name" in result.stderr
+    assert plan_events(plan_repo, PLAN) == []
+
+
+def test_an_identity_from_the_environment_authorizes(plan_repo: Path, tmp_path: Path) -> None:
+    empty_home = tmp_path / "nobody"
+    empty_home.mkdir()
+    env = {"HOME": str(empty_home), "XDG_CONFIG_HOME": str(empty_home / ".config"),
+           "GIT_AUTHOR_NAME": "CI Author", "GIT_AUTHOR_EMAIL": "ci@example.test",
+           "GIT_COMMITTER_NAME": "CI Bot", "GIT_COMMITTER_EMAIL": "bot@example.test"}
+    result = run_correx(plan_repo, "plan", "authorize", str(PLAN), env=env, unset=IDENTITY_ENV)
+    assert result.code == 0, result
+    [event] = plan_events(plan_repo, PLAN)
+    fields = PlanAuthorizedFields.model_validate(event.model_extra)
+    assert (fields.name, fields.email) == ("CI Author", "ci@example.test")

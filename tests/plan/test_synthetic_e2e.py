@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.model.plan_events import Decision
+from gitcorrex.model.routes import Route
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.plan.graph import ready_steps
 from gitcorrex.plan.load import load_plan
@@ -96,6 +97,6 @@ def test_7_valid_step_with_defective_code_continues_with_a_fix(plan_repo: Path,
     assert failed.code == 1 and parse(failed)["result"] == "fail", failed
     again = parse(cli(plan_repo, "plan", "validate", plan, "--json"))
     assert again["decision"] == "accepted", "a code defect is not a plan defect"
-    assert route_after_step_failure(Decision(again["decision"])) is Decision.CONTINUE_FIX
-    assert route_after_step_failure(Decision.REJECT) is Decision.REPLAN_REQUIRED
+    assert route_after_step_failure(Decision(again["decision"])) is Route.CONTINUE_FIX
+    assert route_after_step_failure(Decision.REJECT) is Route.REPLAN_REQUIRED
     assert git(plan_repo, "status", "--porcelain").strip() == "M impl.txt"

@@ -58,9 +58,10 @@ def test_signed_ledger_commit_shows_the_verified_principal(
 
 
 def test_committer_field_never_names_the_signer(
-    repo: Path, tmp_path: Path, correx: Callable[..., CliResult]
+    repo: Path, tmp_path: Path, correx: Callable[..., CliResult],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    git(repo, "config", "user.email", PRINCIPAL)  # the committer claims to be the signer
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", PRINCIPAL)  # the committer claims to be the signer
     verify_tree(repo, git(repo, "rev-parse", "HEAD^{tree}").strip())
     assert git(repo, "log", "-1", "--format=%ce", REF).strip() == PRINCIPAL
     signer = head_status(correx, repo)
