@@ -1,9 +1,8 @@
 """An agent's file tool call (write or read of named paths), judged by `assess`'s rules.
 
 The fast path proves most allows without loading the ledger; everything else goes to
-manifest/assess.py (through session/assess_entry.py, which supplies the active step's
-manifest), which decides, records BLOCKs as `tool_call_assessed` (with the agent
-call attached) and reports precondition signals.
+manifest/assess.py (through session/assess_entry.py), which decides, records BLOCKs as
+`tool_call_assessed` (with the agent call attached) and reports precondition signals.
 """
 
 from __future__ import annotations
