@@ -66,10 +66,9 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
 
 
 def outcome_document(outcome: VerifyOutcome) -> dict[str, object]:
-    """The `--json` result: verdict, summary, and the recorded event(s) in full."""
-    return {"result": outcome.result.value if outcome.result else None,
-            "expectation": outcome.expectation, "state_key": outcome.state_key,
-            "summary": outcome.summary,
-            "event": outcome.event.model_dump(mode="json") if outcome.event else None,
-            "setup_event": outcome.setup_event.model_dump(mode="json")
-            if outcome.setup_event else None}
+    """The `--json` result: verdict, summary, and the recorded event(s) in full — the
+    Python API's VerifyResult, so `Workspace.verify()` and this print the same document."""
+    from gitcorrex.api.results import VerifyResult
+
+    document: dict[str, object] = VerifyResult.of(outcome).model_dump(mode="json")
+    return document
