@@ -1,137 +1,98 @@
-"""The Claude Code PreToolUse adapter: its JSON payload in, its exit-code protocol out.
+"""Claude Code's hook protocol: its JSON payload in, its answer out.
 
-Claude Code runs a PreToolUse command hook with one JSON object on stdin (`session_id`,
-`cwd`, `hook_event_name`, `tool_name`, `tool_input`, ...). Exit 0 lets the call proceed;
-exit 2 blocks it and hands stderr to the model as the reason; any other exit code is a
-non-blocking error and the call proceeds anyway. So every failure here must become exit 2:
-a payload we cannot read is a tool call we cannot judge, and it is blocked.
+Claude Code runs a command hook with one JSON object on stdin (`session_id`, `cwd`,
+`hook_event_name`, `tool_name`, `tool_input`, `stop_hook_active`, ...). On exit 0 it reads
+stdout as JSON: PreToolUse `hookSpecificOutput.permissionDecision: "deny"` with
+`permissionDecisionReason` stops the call; PostToolUse and Stop `decision: "block"` with
+`reason` tell the model what went wrong, or keep it working. Exit 2 blocks with stderr as
+the reason; **any other exit code lets the call proceed**. So every failure here is exit 2:
+a payload we cannot read is a call we cannot judge, and it is blocked.
+
+`session_id` is Claude's own conversation, never a correx session: it is only recorded.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from gitcorrex import ledger
-from gitcorrex.errors import CorrexError, UsageError
-from gitcorrex.manifest.assess import AssessOutcome
-from gitcorrex.manifest.paths import printable_path
+from gitcorrex.agents.payload import PayloadError, absolute_cwd, field, load_object, path_of
+from gitcorrex.agents.request import (
+    IGNORED,
+    POST_TOOL,
+    PRE_TOOL,
+    READ,
+    SHELL,
+    STOP,
+    WRITE,
+    HookRequest,
+    Reply,
+    Verdict,
+)
 
-ALLOW_EXIT = 0
+NAME = "claude-code"
+LABEL = "Claude Code"
 BLOCK_EXIT = 2
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 READ_TOOLS = frozenset({"Read"})
+SHELL_TOOLS = frozenset({"Bash"})
 PATH_KEYS = ("file_path", "notebook_path")
-_KINDS = {str: "a string", dict: "an object", list: "an array", int: "a number",
-          float: "a number", bool: "a boolean", type(None): "null"}
+EVENTS = {"PreToolUse": PRE_TOOL, "PostToolUse": POST_TOOL, "Stop": STOP}
+ToolReader = Callable[[str, dict[str, Any]], tuple[str | None, tuple[str, ...]]]
 
 
-class PayloadError(UsageError):
-    """The hook payload is not what Claude Code sends; the call is blocked (fail closed)."""
+def parse(raw: bytes) -> HookRequest:
+    """Claude Code's payload as a request; PayloadError for anything it would not send."""
+    return parse_payload(raw, agent=NAME, label=LABEL, read_tool=read_tool)
 
 
-@dataclass(frozen=True)
-class ToolCall:
-    """A file tool call to assess: `action` write/read, the path as the tool names it."""
-
-    tool: str
-    action: str
-    path: str
-    cwd: str | None
-    session: str | None
-
-    @property
-    def ledger_session(self) -> str | None:
-        """Claude Code's session id as the ledger's session, when it is a valid id (a UUID
-        is); otherwise the verdict is recorded without a session rather than refused."""
-        if self.session is None:
-            return None
-        try:
-            ledger.check_session_id(self.session)
-        except UsageError:
-            return None
-        return self.session
+def read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
+    """The action a tool call takes and the files it names (none for a shell command)."""
+    if tool in WRITE_TOOLS or tool in READ_TOOLS:
+        action = WRITE if tool in WRITE_TOOLS else READ
+        return action, (path_of(tool, tool_input, PATH_KEYS),)
+    if tool in SHELL_TOOLS:
+        return SHELL, ()
+    return None, ()
 
 
-def parse_tool_call(raw: bytes) -> ToolCall | None:
-    """The file tool call in a PreToolUse payload; None for a tool we do not judge.
-
-    Raises PayloadError for anything else than a JSON object with a string `tool_name`, an
-    object `tool_input` and, for file tools, a non-empty string `file_path` (or
-    `notebook_path`); `cwd` must be an absolute path and `session_id` a string when given.
-    """
-    payload = _load(raw)
-    tool = _field(payload, "tool_name", str, required=True)
-    tool_input = _field(payload, "tool_input", dict, required=True)
-    cwd = _field(payload, "cwd", str, required=False)
-    session = _field(payload, "session_id", str, required=False)
-    if cwd is not None and not os.path.isabs(cwd):
-        raise PayloadError(f"hook payload: cwd {cwd!r} is not an absolute path")
-    if tool not in WRITE_TOOLS and tool not in READ_TOOLS:
-        return None
-    path = next((tool_input[key] for key in PATH_KEYS if key in tool_input), None)
-    if not isinstance(path, str) or not path:
-        raise PayloadError(f"hook payload: {tool} has no file_path string in tool_input")
-    action = "write" if tool in WRITE_TOOLS else "read"
-    return ToolCall(tool=tool, action=action, path=path, cwd=cwd, session=session)
+def parse_payload(raw: bytes, *, agent: str, label: str, read_tool: ToolReader) -> HookRequest:
+    """The Claude Code hook schema, which Codex shares: a missing `hook_event_name` is
+    PreToolUse (what `assess --hook` judged before it knew other events)."""
+    payload = load_object(raw, label)
+    hook_event = field(payload, "hook_event_name", str, required=False) or "PreToolUse"
+    event = EVENTS.get(hook_event, IGNORED)
+    cwd = absolute_cwd(payload)
+    conversation = field(payload, "session_id", str, required=False)
+    if event == STOP:
+        active = field(payload, "stop_hook_active", bool, required=False) or False
+        return HookRequest(agent, STOP, hook_event, cwd=cwd, conversation=conversation,
+                           stop_hook_active=active)
+    if event == IGNORED:
+        return HookRequest(agent, IGNORED, hook_event, cwd=cwd, conversation=conversation)
+    tool = field(payload, "tool_name", str, required=True)
+    tool_input = field(payload, "tool_input", dict, required=True)
+    action, paths = read_tool(tool, tool_input)
+    return HookRequest(agent, event, hook_event, tool=tool, action=action, paths=paths,
+                       cwd=cwd, conversation=conversation)
 
 
-def hook_base(call: ToolCall, *, default: Path) -> Path:
-    """The directory the tool call's relative paths mean: the payload's `cwd`, if any."""
-    if call.cwd is None:
-        return default
-    base = Path(call.cwd)
-    if not base.is_dir():
-        raise PayloadError(f"hook payload: cwd {printable_path(call.cwd)} is not a directory")
-    return base
+def render(request: HookRequest, verdict: Verdict) -> Reply:
+    """Allowed: exit 0, nothing printed. Blocked: the structured answer for the event."""
+    if not verdict.blocked:
+        return Reply(0)
+    if request.event == PRE_TOOL:
+        output = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                         "permissionDecision": "deny",
+                                         "permissionDecisionReason": verdict.reason}}
+        return Reply(0, json.dumps(output) + "\n")
+    return Reply(0, json.dumps({"decision": "block", "reason": verdict.reason}) + "\n")
 
 
-def _load(raw: bytes) -> dict[str, Any]:
-    if not raw.strip():
-        raise PayloadError("hook payload: stdin is empty (expected Claude Code's JSON)")
-    try:
-        payload = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PayloadError(f"hook payload is not JSON: {exc}") from None
-    if not isinstance(payload, dict):
-        raise PayloadError("hook payload is not a JSON object")
-    return payload
+def fail(text: str) -> Reply:
+    """The blocking answer that needs no parsing on the agent's side: exit 2, stderr."""
+    return Reply(BLOCK_EXIT, stderr=text)
 
 
-def _field(payload: dict[str, Any], key: str, kind: type, *, required: bool) -> Any:
-    value = payload.get(key)
-    if value is None and not required:
-        return None
-    if key not in payload:
-        raise PayloadError(f"hook payload: {key} is missing")
-    if not isinstance(value, kind):
-        raise PayloadError(f"hook payload: {key} must be {_KINDS[kind]}, got "
-                           f"{_KINDS.get(type(value), type(value).__name__)}")
-    return value
-
-
-def block_reason(call: ToolCall, outcome: AssessOutcome) -> str:
-    """What was blocked and what to do instead, for the model (stderr with exit 2)."""
-    lines = [f"git correx blocked this {call.tool} (a {call.action} of "
-             f"{printable_path(call.path)}):"]
-    for path in outcome.blocked:
-        lines.append(f"  {path.rule.value}: {path.path}: {path.detail}")
-        lines.append(f"  instead: {path.fix}")
-    for signal in outcome.preconditions:
-        lines.append(f"  {signal.path} is a build prerequisite ({signal.named_by}) still missing "
-                     f"after {signal.attempts} attempts: stop retrying; it must be created by a "
-                     "bootstrap step, or the operator must clarify")
-    return "\n".join(lines) + "\n"
-
-
-def failure_reason(exc: BaseException) -> str:
-    """Why the call could not be judged; it is blocked all the same (fail closed)."""
-    if isinstance(exc, CorrexError):
-        what = exc.message + (f"\n  hint: {exc.hint}" if exc.hint else "")
-    else:
-        what = f"internal error (a bug, please report it): {type(exc).__name__}: {exc}"
-    return ("git correx could not assess this tool call, so it is blocked (fail closed):\n"
-            f"  {what}\n")
+__all__ = ["NAME", "PayloadError", "fail", "parse", "parse_payload", "read_tool", "render"]

@@ -1,8 +1,9 @@
 """`git correx assess`: judge an agent's write or read before it happens.
 
-With `--hook claude-code` it speaks Claude Code's PreToolUse protocol instead: the tool call
-comes as JSON on stdin, exit 0 allows it, exit 2 blocks it with the reason on stderr, and
-every failure (a malformed payload, no repository, a bug) is exit 2 too: fail closed.
+With `--hook AGENT` (claude-code, codex, gemini, cursor) it speaks that agent's hook protocol
+instead (gitcorrex/agents/): the call comes as JSON on stdin, the answer is the agent's own
+allow/deny/block format, and every failure (a malformed payload, no repository, a bug) is the
+agent's blocking answer too: fail closed. cli/fast.py serves the usual forms without click.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
     from gitcorrex.manifest.assess import AssessedPath, AssessOutcome, AssessRequest
 
-HOOK_BLOCK_EXIT = 2
 
 
 @click.command()
@@ -28,8 +28,8 @@ HOOK_BLOCK_EXIT = 2
 @click.option("--stage", help="Stage whose `writes` apply (default: git config correx.stage).")
 @click.option("--session", metavar="ID", help="Session the recorded verdict belongs to.")
 @click.option("--record-all", is_flag=True, help="Record ALLOW verdicts too (BLOCKs always).")
-@click.option("--hook", type=click.Choice(["claude-code"]),
-              help="Read a PreToolUse payload on stdin and answer in that tool's protocol.")
+@click.option("--hook", type=click.Choice(["claude-code", "codex", "gemini", "cursor"]),
+              help="Read the agent's hook payload on stdin and answer in its protocol.")
 @json_option
 def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
            session: str | None, record_all: bool, hook: str | None, as_json: bool) -> int:
@@ -39,7 +39,7 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
     with its rule and the fix. BLOCKs are recorded as tool_call_assessed events.
     """
     if hook is not None:
-        return _claude_hook(bool(action or paths or as_json), stage, session, record_all)
+        return _agent_hook(hook, bool(action or paths or as_json), stage, session, record_all)
     from gitcorrex.errors import UsageError
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.manifest.assess import AssessRequest
@@ -82,49 +82,17 @@ def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
                         provenance=lambda: current_provenance(repo))
 
 
-def _claude_hook(extra: bool, stage: str | None, session: str | None, record_all: bool) -> int:
+def _agent_hook(agent: str, extra: bool, stage: str | None, session: str | None,
+                record_all: bool) -> int:
     """Exit 0 or 2 and nothing else: any other code would let the tool call proceed."""
-    try:
-        if extra:
-            from gitcorrex.errors import UsageError
+    from gitcorrex.agents.request import HookOptions
+    from gitcorrex.agents.run import BLOCK_EXIT, run_hook
 
-            raise UsageError("--hook takes no action, paths or --json: the tool call comes "
-                             "as JSON on stdin")
-        return _answer_hook(sys.stdin.buffer.read(), stage, session, record_all)
-    except BaseException as exc:  # fail closed, whatever went wrong
-        sys.stderr.write(_failure_text(exc))
-        return HOOK_BLOCK_EXIT
-
-
-def _answer_hook(raw: bytes, stage: str | None, session: str | None, record_all: bool) -> int:
-    from gitcorrex.agents.claude_code import (
-        ALLOW_EXIT,
-        BLOCK_EXIT,
-        block_reason,
-        hook_base,
-        parse_tool_call,
-    )
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.manifest.assess import AssessRequest
-
-    call = parse_tool_call(raw)
-    if call is None:
-        return ALLOW_EXIT
-    base = hook_base(call, default=start_dir())
-    request = AssessRequest(call.action, (call.path,), base, stage,
-                            session or call.ledger_session, record_all)
-    outcome = _assess(discover_with_git(base), request)
-    if outcome.blocked:
-        sys.stderr.write(block_reason(call, outcome))
+    if extra:
+        sys.stderr.write("git correx could not assess this tool call, so it is blocked: "
+                         "--hook takes no action, paths or --json (the call comes as JSON "
+                         "on stdin)\n")
         return BLOCK_EXIT
-    return ALLOW_EXIT
-
-
-def _failure_text(exc: BaseException) -> str:
-    try:
-        from gitcorrex.agents.claude_code import failure_reason
-
-        return failure_reason(exc)
-    except BaseException:
-        return f"git correx could not assess this tool call, so it is blocked: {exc!r}\n"
-
+    options = HookOptions(stage=stage, session=session or os.environ.get("CORREX_SESSION")
+                          or None, record_all=record_all)
+    return run_hook(agent, options)

@@ -18,6 +18,8 @@ from gitcorrex.errors import ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 HOOK_RUN = ("hook", "run")
+AGENT_HOOK = ("assess", "--hook")
+AGENT_VALUE_OPTIONS = {"--session": "session", "--stage": "stage"}
 
 
 def run_fast(args: Sequence[str]) -> int | None:
@@ -26,11 +28,39 @@ def run_fast(args: Sequence[str]) -> int | None:
         from gitcorrex.cli.hook_run import run_hook  # every commit runs it: no click
 
         return run_hook(args[2], args[3:])
+    if tuple(args[:2]) == AGENT_HOOK:
+        return run_agent_hook(args[2:])
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return ExitCode.OK
+
+
+def run_agent_hook(args: Sequence[str]) -> int | None:
+    """`assess --hook AGENT [--session ID] [--stage S] [--record-all]`: every tool call of an
+    agent session runs it, so it must not pay for click (~35 ms). Other forms go to click."""
+    import os
+
+    from gitcorrex.agents.request import HookOptions
+    from gitcorrex.agents.run import AGENTS, run_hook
+
+    if not args or args[0] not in AGENTS:
+        return None
+    values: dict[str, str] = {}
+    record_all = False
+    rest = list(args[1:])
+    while rest:
+        option = rest.pop(0)
+        if option == "--record-all":
+            record_all = True
+        elif option in AGENT_VALUE_OPTIONS and rest and AGENT_VALUE_OPTIONS[option] not in values:
+            values[AGENT_VALUE_OPTIONS[option]] = rest.pop(0)
+        else:
+            return None
+    session = values.get("session") or os.environ.get("CORREX_SESSION") or None
+    options = HookOptions(stage=values.get("stage"), session=session, record_all=record_all)
+    return run_hook(args[0], options)
 
 
 def state_text(start: Path, *, as_json: bool) -> str:

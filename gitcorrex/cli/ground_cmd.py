@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 
 if TYPE_CHECKING:
     from gitcorrex.plan.grounding.usecase import GroundingOutcome
 
 
 @click.command()
-@click.argument("plan_file", metavar="PLAN", type=click.Path(path_type=Path, dir_okay=False))
+@plan_argument
 @json_option
 def ground(plan_file: Path, as_json: bool) -> int:
     """Check declared writes, referenced paths and symbols, build prerequisites and step
@@ -35,12 +36,15 @@ def ground(plan_file: Path, as_json: bool) -> int:
 
         provenance = current_provenance(repo)
         state_key = probe.measure().state_key
-    outcome = ground_plan(repo, start_dir() / plan_file, state_key=state_key,
+    path = plan_path(repo, plan_file)
+    outcome = ground_plan(repo, path, state_key=state_key,
                           now=datetime.now(timezone.utc), provenance=provenance)
     if as_json:
         emit_json(outcome_document(outcome))
     else:
         click.echo(outcome_text(outcome))
+        if outcome.exit_code == 0:
+            echo_next("lock", path)
     return outcome.exit_code
 
 

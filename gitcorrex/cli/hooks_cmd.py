@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import click
@@ -20,18 +21,26 @@ def hooks() -> None:
 
 @hooks.command()
 @click.option("--pre-push", "pre_push", is_flag=True, help="Also install the pre-push hook.")
+@click.option("--agent", type=click.Choice(["claude-code", "codex", "gemini", "cursor"]),
+              help="Instead: merge the agent's hooks into its project settings file.")
+@click.option("--print", "print_only", is_flag=True,
+              help="With --agent: print the merged settings instead of writing them.")
 @json_option
-def install(pre_push: bool, as_json: bool) -> int:
+def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) -> int:
     """Install pre-commit and pre-merge-commit (and pre-push) for this repository.
 
     An existing hook is kept as <name>.correx-chained and run first. Idempotent.
     core.hooksPath outside the repository: exit 2 with the lines to add there instead.
+    With --agent: Claude Code .claude/settings.json, Codex .codex/hooks.json, Gemini CLI
+    .gemini/settings.json or Cursor .cursor/hooks.json, merged (other settings kept).
     """
     import sys
 
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.hooks.install import install_hooks
 
+    if agent is not None or print_only:
+        return _install_agent(agent, print_only, as_json)
     result = install_hooks(discover_with_git(start_dir()), python=sys.executable,
                            pre_push=pre_push)
     _print_actions(result, as_json)
@@ -68,6 +77,27 @@ def status(as_json: bool) -> int:
         mode = "" if hook.state == "absent" or hook.executable else ", NOT executable"
         click.echo(f"  {hook.name}: {hook.state}{detail}{chained}{mode}")
     click.echo(f"stage: {result.stage or '(none: every commit is allowed)'}")
+    return 0
+
+
+def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> int:
+    import sys
+
+    from gitcorrex.agents.install import install_agent
+    from gitcorrex.errors import UsageError
+    from gitcorrex.git.repository import discover_with_git
+
+    if agent is None:
+        raise UsageError("--print needs --agent", hint="git correx hooks install --agent "
+                         "claude-code --print")
+    root = discover_with_git(start_dir()).root
+    result = install_agent(root, agent, python=sys.executable, write=not print_only)
+    if as_json:
+        emit_json({**result.as_dict(), "settings": json.loads(result.text)})
+    elif print_only:
+        click.echo(result.text, nl=False)
+    else:
+        click.echo(f"{result.agent}: {result.action} {result.path}")
     return 0
 
 

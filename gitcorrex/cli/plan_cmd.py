@@ -6,6 +6,7 @@ they are registered (cli/commands.py).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +19,47 @@ if TYPE_CHECKING:
     from gitcorrex.model.events import Provenance
 
 plan_argument = click.argument("plan_file", metavar="PLAN",
-                               type=click.Path(path_type=Path, dir_okay=False))
+                               type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
 
 
 @click.group()
 def plan() -> None:
-    """Plans: step integrity, authorization, grounding and the lock that starts a session."""
+    """Plans: step integrity, authorization, grounding and the lock that starts a session.
+
+    PLAN is a TOML or JSON file, or `-` to read it from standard input (kept in the plan
+    home, `git correx plan path`). Keep plan files there, not in the work tree: a file in
+    the work tree is part of the state key.
+    """
+
+
+@plan.command(name="path")
+@json_option
+def path_command(as_json: bool) -> int:
+    """Print the plan home: a directory in the git directory, never part of a state key."""
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.plan.home import plan_home
+
+    home = plan_home(discover_with_git(start_dir()))
+    if as_json:
+        emit_json({"path": str(home)})
+    else:
+        click.echo(str(home))
+    return 0
+
+
+def plan_path(repo: Repository, plan_file: Path) -> Path:
+    """The plan file to read: `-` is standard input, kept in the plan home."""
+    if str(plan_file) != "-":
+        return start_dir() / plan_file
+    from gitcorrex.plan.home import keep_plan_bytes
+
+    return keep_plan_bytes(repo, sys.stdin.buffer.read())
+
+
+def echo_next(command: str, path: Path) -> None:
+    """The command that comes next, naming the plan as the user can type it."""
+    shown = path.relative_to(start_dir()) if path.is_relative_to(start_dir()) else path
+    click.echo(f"next: git correx plan {command} {shown}")
 
 
 @plan.command()
@@ -37,7 +73,8 @@ def validate(plan_file: Path, as_json: bool) -> int:
     from gitcorrex.plan.validate import validate_plan
 
     repo, now, provenance = _setup()
-    outcome = validate_plan(repo, start_dir() / plan_file, now=now, provenance=provenance)
+    path = plan_path(repo, plan_file)
+    outcome = validate_plan(repo, path, now=now, provenance=provenance)
     fields = outcome.fields
     if as_json:
         emit_json({**fields.model_dump(mode="json"), "accepted": outcome.accepted,
@@ -48,6 +85,8 @@ def validate(plan_file: Path, as_json: bool) -> int:
     _echo_findings([f.model_dump() for f in fields.findings])
     for note in fields.diagnostics:
         click.echo(f"  note: {note}")
+    if outcome.accepted:
+        echo_next("ground", path)
     return outcome.exit_code
 
 
@@ -62,7 +101,8 @@ def authorize(plan_file: Path, as_json: bool) -> int:
     from gitcorrex.plan.authorize import authorize_plan
 
     repo, now, provenance = _setup()
-    out = authorize_plan(repo, start_dir() / plan_file, now=now, provenance=provenance)
+    path = plan_path(repo, plan_file)
+    out = authorize_plan(repo, path, now=now, provenance=provenance)
     event = out.event or out.existing
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "authorized": event is not None,
@@ -78,6 +118,7 @@ def authorize(plan_file: Path, as_json: bool) -> int:
         when = "authorized" if out.event else "already authorized"
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
                    f"{event.field('name')} <{event.field('email')}> at {event.at}")
+        echo_next("validate", path)
     return out.exit_code
 
 
@@ -101,7 +142,7 @@ def lock(plan_file: Path, session: str | None, replaces: str | None,
     repo, now, provenance = _setup()
     if replaces is not None and Path(replaces).is_file():
         replaces = str(start_dir() / replaces)
-    out = lock_plan(repo, start_dir() / plan_file, session=session, now=now,
+    out = lock_plan(repo, plan_path(repo, plan_file), session=session, now=now,
                     provenance=provenance, replaces=replaces, expect_revision=expect_revision)
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "session": out.session,

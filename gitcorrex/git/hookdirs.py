@@ -43,6 +43,25 @@ def git_config(repo: Repository, key: str, *, cwd: Path | None = None) -> str | 
     return decode_path(result.stdout).rstrip("\n")
 
 
+def git_config_values(repo: Repository, keys: tuple[str, ...]) -> dict[str, str]:
+    """Several lower-case config keys in one `git config` process (the last value of each
+    wins, as `--get` gives it); a key that is unset is absent from the result."""
+    pattern = "^(" + "|".join(key.replace(".", "\\.") for key in keys) + ")$"
+    where = repo.work_tree or repo.git_dir
+    result = run_git(["config", "-z", "--get-regexp", pattern], cwd=where, check=False)
+    if result.returncode == 1 and not result.stdout:
+        return {}
+    if result.returncode != 0:
+        raise GitCommandError(["git", "config", "-z", "--get-regexp", pattern],
+                              result.returncode, decode_path(result.stderr))
+    values: dict[str, str] = {}
+    for record in decode_path(result.stdout).split("\0"):
+        key, _, value = record.partition("\n")
+        if key in keys:
+            values[key] = value
+    return values
+
+
 def list_worktrees(repo: Repository) -> list[Worktree]:
     """Every worktree of the repository, the main one first (`git worktree list`)."""
     out = decode_path(run_git(["worktree", "list", "--porcelain"], cwd=repo.git_dir).stdout)

@@ -1,93 +1,125 @@
-"""Temporary files named for the process that owns them, so a later run removes what a
-killed run left behind and never what a live run still uses.
+"""Scratch files a run owns inside the git directory, and removing those of dead runs.
 
-A SIGKILL (or a power cut) skips every cleanup; one repository had collected 96 copies of
-its index that way. The name carries the owner — `<prefix><host>-<pid>-<start>-<random>`,
-where `start` is the process's start time (Linux `/proc/<pid>/stat`, 0 elsewhere) so a
-recycled pid is not mistaken for the owner — and every run that reserves a file first
-removes the files of owners that are gone. A file of another host (a repository shared with
-a container) is left alone for a day, since its pid says nothing here. A name without an
-owner (written by an older version) is removed an hour after it was created.
+A run that is killed (SIGKILL, a crashed CI runner, an out-of-memory kill) cannot delete its
+scratch files, and a full copy of the index is megabytes. So every scratch file is named
+for its owner: `<prefix><pid>-<start>-<random>`, where `start` is the process's start time
+(clock ticks since boot, from `/proc/<pid>/stat`). A later run removes a file whose owner
+is gone — no such pid, or a pid reused by a process that started at another time. A pid
+alone would not do: pids wrap, and a recycled pid would keep a leak alive forever.
+
+Where `/proc` does not exist the start time is 0 and liveness is the pid's existence. Names
+in the older unowned form (`<prefix><random>`) are removed once they are an hour old: no
+run holds a scratch index that long. A lone `.lock` (git killed while writing) goes with
+its owner. Nothing here imports pygit2 or pydantic.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import socket
+import re
 import tempfile
 import time
 from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 
-FOREIGN_HOST_GRACE_S = 24 * 3600
-UNOWNED_GRACE_S = 3600
+from gitcorrex.errors import UnavailableError, environmental_error
+
+UNOWNED_MAX_AGE_S = 3600.0
+_OWNED = re.compile(r"(\d+)-(\d+)-")
+
+
+def process_start(pid: int) -> int | None:
+    """The start time of `pid` in clock ticks since boot; 0 without /proc; None when no
+    such process exists."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read()
+    except FileNotFoundError:
+        return None if os.path.isdir("/proc/self") else _exists_without_proc(pid)
+    except OSError:
+        return _exists_without_proc(pid)
+    # The command name (field 2) may hold spaces and parentheses: split after the last ')'.
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return int(fields[19])
+
+
+def _exists_without_proc(pid: int) -> int | None:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        return 0  # it exists, owned by someone else
+    return 0
+
+
+@lru_cache(maxsize=1)
+def _own_tag(pid: int) -> str:
+    return f"{pid}-{process_start(pid) or 0}-"
+
+
+def owner_tag() -> str:
+    """`<pid>-<start>-` for this process (recomputed after a fork, since the pid changes)."""
+    return _own_tag(os.getpid())
+
+
+def is_owner_alive(name: str, prefix: str) -> bool:
+    """Whether the run that named `name` (`<prefix><pid>-<start>-…`) is still running.
+    An unowned (older) name counts as alive: the caller decides by its age."""
+    match = _OWNED.match(name, len(prefix))
+    if match is None:
+        return True
+    pid, start = int(match.group(1)), int(match.group(2))
+    current = process_start(pid)
+    return current is not None and (current == start or 0 in (current, start))
 
 
 def reserve(directory: Path, prefix: str) -> str:
-    """Create an empty file in `directory` named for this process; stale ones go first."""
-    remove_stale(directory, prefix)
-    owner = f"{_host_tag()}-{os.getpid()}-{process_start(os.getpid())}-"
-    fd, path = tempfile.mkstemp(prefix=prefix + owner, dir=directory)
+    """Create an empty file named for this run in `directory`; its path."""
+    try:
+        fd, path = tempfile.mkstemp(prefix=prefix + owner_tag(), dir=directory)
+    except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is not None:
+            raise fault from exc
+        raise UnavailableError(
+            f"cannot create a scratch file in {directory}: {exc.strerror}",
+            hint="computing a state key needs write access to the git directory",
+        ) from exc
     os.close(fd)
     return path
 
 
-def remove_stale(directory: Path, prefix: str) -> list[str]:
-    """Delete `prefix*` files whose owner is gone; the names removed (none when unreadable)."""
+def remove(path: str) -> None:
+    """Delete a scratch file and git's lock beside it; already gone is fine."""
+    for name in (path, path + ".lock"):
+        with suppress(FileNotFoundError):
+            os.unlink(name)
+
+
+def sweep_dead(directory: Path, prefix: str, *, now: float | None = None) -> list[str]:
+    """Remove every `prefix*` file in `directory` whose owner is gone; the names removed.
+    Errors (a directory we may not read or write) leave things as they are. `now` (the
+    clock, for unowned names) is the caller's to give in tests."""
+    removed: list[str] = []
     try:
-        names = [name for name in os.listdir(directory) if name.startswith(prefix)]
+        entries = list(os.scandir(directory))
     except OSError:
-        return []
-    removed = []
-    for name in names:
-        path = directory / name
-        if _is_stale(name[len(prefix):], path):
-            with suppress(OSError):
-                path.unlink()
-                removed.append(name)
+        return removed
+    now = time.time() if now is None else now
+    names = {entry.name for entry in entries}
+    for entry in entries:
+        name = entry.name
+        if not name.startswith(prefix) or name.removesuffix(".lock") in names - {name}:
+            continue  # not ours, or a lock that goes with its index
+        if _OWNED.match(name, len(prefix)) is None:
+            with suppress(OSError):  # ctime: a copy keeps its source's mtime, not its ctime
+                if now - entry.stat(follow_symlinks=False).st_ctime < UNOWNED_MAX_AGE_S:
+                    continue
+        elif is_owner_alive(name, prefix):
+            continue
+        with suppress(OSError):
+            remove(entry.path)
+            removed.append(name)
     return removed
-
-
-def _is_stale(rest: str, path: Path) -> bool:
-    parts = rest.split("-")
-    if len(parts) < 4 or not (parts[1].isdigit() and parts[2].isdigit()):
-        return _older_than(path, UNOWNED_GRACE_S)
-    host, pid, start = parts[0], int(parts[1]), int(parts[2])
-    if host != _host_tag():
-        return _older_than(path, FOREIGN_HOST_GRACE_S)
-    return not is_alive(pid, start)
-
-
-def is_alive(pid: int, start: int) -> bool:
-    """Whether process `pid` runs and is the one that started at `start` (0: unknown)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass  # it exists, owned by someone else
-    return start == 0 or process_start(pid) in (start, 0)
-
-
-def process_start(pid: int) -> int:
-    """The process's start time in clock ticks since boot (Linux); 0 when unknown."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rpartition(b")")[2].split()
-        return int(fields[19])
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def _older_than(path: Path, seconds: float) -> bool:
-    try:
-        return time.time() - path.stat().st_ctime > seconds
-    except OSError:
-        return False
-
-
-@lru_cache(maxsize=1)
-def _host_tag() -> str:
-    return hashlib.sha1(socket.gethostname().encode()).hexdigest()[:8]

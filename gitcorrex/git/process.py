@@ -33,15 +33,18 @@ def run_git(
     env: Mapping[str, str] | None = None,
     check: bool = True,
     stdin: bytes | None = None,
+    keep_fds: Sequence[int] = (),
 ) -> GitResult:
-    """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`."""
+    """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`.
+    `keep_fds` stay open in git (a lock that must outlive us if we are killed)."""
     argv = ["git", *args]
     full_env = dict(os.environ)
     full_env.update(env or {})
     full_env.setdefault("LC_ALL", "C")
     try:
         proc = subprocess.run(
-            argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False
+            argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False,
+            pass_fds=tuple(keep_fds),
         )
     except FileNotFoundError as exc:
         raise UnavailableError(

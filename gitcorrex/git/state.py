@@ -1,4 +1,4 @@
-"""State keys: the tree `git add -A && git write-tree` would record, via a throwaway index.
+"""State keys: the tree `git add -A && git write-tree` would record, via a private index.
 
 The key is defined as what git itself gives for
 `cp <index> X; GIT_INDEX_FILE=X git add -A; GIT_INDEX_FILE=X git write-tree`, run from the
@@ -7,27 +7,26 @@ work tree's top level, so it is computed with the git binary, not libgit2. Measu
 libgit2 cannot run external filter drivers (`filter.<x>.clean` / `.process`) nor honour
 `working-tree-encoding`: a key that differs from git's would be a wrong key.
 
-Why a copy of the index and not a fresh one: the copy keeps git's stat cache (only changed
-files are hashed again) and keeps tracked-but-ignored files tracked, exactly as the user's
-own `git add -A` would. The copy also keeps the index file's mtime, unlike plain `cp`: git
-re-reads "racily clean" entries (modified within the index's own timestamp), and a fresh
-mtime would hide such an edit (shown on git 2.39 by test_racily_clean_edit_is_seen);
-outside that race the result is the same as with `cp`.
+The private index is the worktree's persistent one when it is free and trusted, else a copy
+(`state_index.py` says which and why; `state_index_trust.py` when a kept index must be
+rebuilt). Either way it starts from the user's index, so it keeps git's stat cache and
+keeps tracked-but-ignored files tracked, exactly as the user's own `git add -A` would, and
+it keeps the index file's mtime: git re-reads "racily clean" entries (modified within the
+index's own timestamp), and a fresh mtime would hide such an edit.
 
-Nothing the user owns changes: the copy lives in the git dir under a unique name and is
-deleted (with its `.lock`) whatever happens; git only adds objects. Git's stderr (e.g. the
-"adding embedded git repository" hint) is captured, never shown. This module imports
-neither pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
+Nothing the user owns changes: git only adds objects. Git's stderr (e.g. the "adding
+embedded git repository" hint) is captured, never shown. This module imports neither
+pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gitcorrex.errors import (
     EnvironmentFaultError,
@@ -35,14 +34,17 @@ from gitcorrex.errors import (
     UnavailableError,
     environmental_error,
 )
-from gitcorrex.git import owned_files
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
+from gitcorrex.git.state_index_trust import rules_changed, trust_fingerprint
 from gitcorrex.threads import in_background
+
+__all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
+           "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-TEMP_INDEX_PREFIX = "correx-index-"
 
 
 @dataclass(frozen=True)
@@ -61,41 +63,43 @@ def empty_tree_oid(object_format: str = "sha1") -> str:
 
 def compute_state(repo: Repository) -> WorkspaceState:
     """Key the workspace and compare it with HEAD; a bare repository raises (exit 2)."""
-    root = repo.root
-    head_tree_result = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
-    key = _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=root)
-    head_tree = head_tree_result()
-    baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
-    return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
+    with StateProbe(repo) as probe:
+        return probe.measure()
 
 
 def state_key(repo: Repository) -> str:
     """Just the key, for callers that do not care about HEAD."""
-    return _write_workspace_tree(repo.index_file, git_dir=repo.git_dir, root=repo.root)
+    return compute_state(repo).state_key
 
 
 class StateProbe:
-    """Measure one workspace twice (before and after commands run) on one private index.
+    """Measure one workspace, once or twice (before and after commands run), on one index.
 
-    The second measurement reuses the refreshed private index of the first, so git only
-    re-hashes what changed in between (on 50,000 files: no second index copy, and no
-    write-tree at all when `git add -A` found nothing to change). It equals a fresh
-    computation unless ignore rules outside the tree (`.git/info/exclude`,
-    `core.excludesFile`) changed in between to ignore a file that was untracked before —
-    and then the files themselves did not change.
+    A second measurement refreshes the same private index as the first, so git re-hashes
+    only what changed in between, and runs no write-tree when `git add -A` changed nothing.
+    Whether the index is the worktree's persistent one or a scratch copy, the result is
+    the definition's; when a kept index cannot be trusted (settings or ignore rules
+    changed) the measurement is redone on a fresh copy of the user's index.
     """
 
     def __init__(self, repo: Repository) -> None:
-        self._root = repo.root
-        self._temp = _reserve_temp_index(repo.git_dir)
+        root, common = repo.root, repo.common_dir
+        self._root = root
+        self._index: StateIndex = open_state_index(repo)
+        self._trust: Callable[[], dict[str, Any]] | None = None
         self._pending: Callable[[], WorkspaceState] | None = None
-        self._last: tuple[tuple[int, int, int], str] | None = None
-        self._head = in_background(lambda: head_tree_oid(self._root), name="correx-head-tree")
-        try:
-            _copy_index(repo.index_file, Path(self._temp))
-        except BaseException:
-            self.close()
-            raise
+        self._last: tuple[list[int] | None, str] | None = None
+        self._key: str | None = None
+        self._base_key = self._index.record["key"] if self._index.record else None
+        if self._index.persistent:
+            self._trust = in_background(lambda: trust_fingerprint(root, common),
+                                        name="correx-trust")
+        self._head = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
+
+    @property
+    def on_kept_index(self) -> bool:
+        """Whether this probe holds the worktree's persistent index (else a scratch copy)."""
+        return self._index.persistent
 
     def begin(self) -> StateProbe:
         """Start the next measurement on a thread: git scans the work tree while the caller
@@ -111,26 +115,57 @@ class StateProbe:
         return self._measure_now()
 
     def _measure_now(self) -> WorkspaceState:
-        env = {"GIT_INDEX_FILE": self._temp}
-        _add_all(self._root, env)
-        stamp = _file_stamp(self._temp)
-        if self._last is not None and stamp == self._last[0]:
-            key = self._last[1]  # git left the index unwritten: nothing changed since
-        else:
-            out = run_git(["write-tree"], cwd=self._root, env=env).stdout
-            key = out.decode("ascii").strip()
-            self._last = (_file_stamp(self._temp), key)
+        self._key = None  # until this measurement succeeds, the index is not recorded
+        key = self._refresh()
+        if self._must_rebuild(key):
+            self._index.rebuild()
+            self._last = None
+            key = self._refresh()
+        self._key = self._base_key = key
         head_tree = self._head()
         baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
 
+    def _refresh(self) -> str:
+        """`git add -A`, then `write-tree` unless git left the index as the last key saw it."""
+        index = self._index
+        env = {"GIT_INDEX_FILE": index.path}
+        _add_all(self._root, env, index.keep_fds, untracked_cache=self._untracked_cache())
+        stamp = _stamp(index.path)
+        if self._last is not None and stamp is not None and stamp == self._last[0]:
+            return self._last[1]
+        out = run_git(["write-tree"], cwd=self._root, env=env, keep_fds=index.keep_fds).stdout
+        key = out.decode("ascii").strip()
+        self._last = (_stamp(index.path), key)
+        return key
+
+    def _untracked_cache(self) -> bool:
+        """git's untracked cache, on a kept index, unless the user's config decides."""
+        record = self._index.record
+        return record is not None and not any(
+            entry.startswith("core.untrackedcache\n") for entry in record["trust"]["settings"])
+
+    def _must_rebuild(self, key: str) -> bool:
+        """Whether a reused persistent index might have given another key than a copy."""
+        record = self._index.record
+        if record is None or self._base_key is None:
+            return False
+        if self._trust is not None and self._trust() != record.get("trust"):
+            return True
+        return rules_changed(self._root, self._base_key, key)
+
     def close(self) -> None:
-        """Wait for a measurement still running, then delete the private index (and lock)."""
+        """Wait for a measurement still running, then record (persistent index) or delete
+        (scratch copy) the private index, and drop its lock."""
         if self._pending is not None:
             pending, self._pending = self._pending, None
             with suppress(Exception):
                 pending()
-        _remove_temp_index(self._temp)
+        trust = None
+        if self._trust is not None and self._key is not None:
+            with suppress(Exception):
+                trust = self._trust()
+        self._index.close(key=self._key, trust=trust)
 
     def __enter__(self) -> StateProbe:
         return self
@@ -139,11 +174,14 @@ class StateProbe:
         self.close()
 
 
-def _file_stamp(path: str) -> tuple[int, int, int]:
+def _stamp(path: str) -> list[int] | None:
     """Inode, size and mtime: git rewrites the index through a new file when it changes
     anything (SKIP_IF_UNCHANGED otherwise), so an equal stamp means identical content."""
-    info = os.stat(path)
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [info.st_ino, info.st_size, info.st_mtime_ns]
 
 
 def head_tree_oid(root: Path) -> str | None:
@@ -157,45 +195,13 @@ def head_tree_oid(root: Path) -> str | None:
     raise GitCommandError(["git", *args], result.returncode, decode_path(result.stderr))
 
 
-def _write_workspace_tree(index_file: Path, *, git_dir: Path, root: Path) -> str:
-    """Run `add -A` + `write-tree` on a private copy of `index_file`, then delete the copy."""
-    temp = _reserve_temp_index(git_dir)
-    try:
-        _copy_index(index_file, Path(temp))
-        env = {"GIT_INDEX_FILE": temp}
-        _add_all(root, env)
-        out = run_git(["write-tree"], cwd=root, env=env).stdout
-    finally:
-        _remove_temp_index(temp)
-    return out.decode("ascii").strip()
-
-
-def _remove_temp_index(temp: str) -> None:
-    for path in (temp, temp + ".lock"):
-        with suppress(FileNotFoundError):
-            os.unlink(path)
-
-
-def _reserve_temp_index(git_dir: Path) -> str:
-    """A name inside the git dir (same filesystem as the index) that carries this process
-    as its owner, so a later run removes it should we be killed (git/owned_files.py)."""
-    try:
-        return owned_files.reserve(git_dir, TEMP_INDEX_PREFIX)
-    except OSError as exc:
-        fault = environmental_error(exc)
-        if fault is not None:
-            raise fault from exc
-        raise UnavailableError(
-            f"cannot create a temporary index in {git_dir}: {exc.strerror}",
-            hint="computing a state key needs write access to the git directory",
-        ) from exc
-
-
-def _add_all(root: Path, env: dict[str, str]) -> None:
+def _add_all(root: Path, env: dict[str, str], keep_fds: tuple[int, ...], *,
+             untracked_cache: bool) -> None:
     """`git add -A` on the private index; its failure must not suggest running it by hand,
     which would stage everything in the user's own index."""
+    args = ["-c", "core.untrackedCache=true"] if untracked_cache else []
     try:
-        run_git(["add", "-A"], cwd=root, env=env)
+        run_git([*args, "add", "-A"], cwd=root, env=env, keep_fds=keep_fds)
     except GitCommandError as exc:
         fault = _store_fault(root, exc)
         if fault is not None:
@@ -209,9 +215,14 @@ def _add_all(root: Path, env: dict[str, str]) -> None:
         ) from exc
 
 
+_WRITE_FAILED = ("insufficient permission", "out of diskspace", "write error",
+                 "unable to write", "unable to create")
+
+
 def _store_fault(root: Path, exc: GitCommandError) -> EnvironmentFaultError | None:
     """A read-only, inaccessible or full object store behind git's failure, naming it."""
-    if environmental_error(exc) is None and "insufficient permission" not in exc.stderr:
+    said = exc.stderr.lower()
+    if environmental_error(exc) is None and not any(words in said for words in _WRITE_FAILED):
         return None
     from gitcorrex.git.write_faults import object_store_fault
 
@@ -220,15 +231,3 @@ def _store_fault(root: Path, exc: GitCommandError) -> EnvironmentFaultError | No
     objects = Path(decode_path(found).strip() or root / ".git" / "objects")
     return object_store_fault(objects) or environmental_error(exc)
 
-
-def _copy_index(source: Path, target: Path) -> None:
-    """Copy bytes and mtime; with no index yet, start from no file (git refuses empty ones)."""
-    try:
-        shutil.copy2(source, target)
-    except FileNotFoundError:
-        target.unlink()
-    except OSError as exc:
-        fault = environmental_error(exc)
-        if fault is None:
-            raise
-        raise fault from exc

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from contextlib import suppress
 from pathlib import Path
 
@@ -76,6 +75,8 @@ def _write_cache(path: Path, blob: str, stage: str, manifest: Manifest) -> None:
     """Best effort: a read-only git directory only means no cache (atomic rename)."""
     record = {"format": CACHE_FORMAT, "correx": __version__, "profile": blob, "stage": stage,
               "source": manifest.source, "writes": list(manifest.patterns)}
+    import tempfile  # only a cache miss writes (~10 ms of imports the hot path skips)
+
     with suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=".manifest-", dir=path.parent)

@@ -30,7 +30,7 @@ from gitcorrex.manifest.record import record_assessment
 from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
 from gitcorrex.manifest.trusted import manifest_at, selected_stage
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
-from gitcorrex.model.assessment import PathVerdict, Rule, Verdict
+from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
 
 ACTIONS = ("write", "read")
@@ -56,6 +56,7 @@ class AssessRequest:
     stage: str | None = None
     session: str | None = None
     record_all: bool = False
+    agent: AgentCall | None = None
 
 
 class AssessedPath(BaseModel):
@@ -120,7 +121,7 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
             repo, tree=compute_state(repo).state_key, origin="assess", action=request.action,
             manifest=manifest, verdicts=[_recorded(p, request.action) for p in paths],
             session=request.session, stage=stage, commit=None, clock=clock,
-            provenance=stamp)
+            provenance=stamp, agent=request.agent)
         event = recorded.id
         signals = record_precondition_signals(repo, recorded, stage=stage, clock=clock,
                                               provenance=stamp, step_of=step_of)

@@ -11,6 +11,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.assessment import (
     ASSESSMENT_KIND,
+    AgentCall,
     AssessmentFields,
     PathVerdict,
     Rule,
@@ -25,8 +26,10 @@ MAX_PATHS = 200
 def record_assessment(repo: Repository, *, tree: str, origin: str, action: str,
                       manifest: Manifest, verdicts: Sequence[PathVerdict],
                       session: str | None, stage: str | None, commit: str | None,
-                      clock: Callable[[], datetime], provenance: Provenance) -> RecordedEvent:
-    """Append one assessment; BLOCK if any path was blocked, its rule the first blocker's."""
+                      clock: Callable[[], datetime], provenance: Provenance,
+                      agent: AgentCall | None = None) -> RecordedEvent:
+    """Append one assessment; BLOCK if any path was blocked, its rule the first blocker's.
+    `agent` names the agent hook call judged (omitted from the line when None)."""
     blocked = [v for v in verdicts if v.rule is not Rule.ALLOW]
     fields = AssessmentFields(
         origin=origin, action=action,
@@ -34,9 +37,12 @@ def record_assessment(repo: Repository, *, tree: str, origin: str, action: str,
         rule=blocked[0].rule if blocked else Rule.ALLOW,
         manifest_source=manifest.source, manifest=list(manifest.patterns),
         paths=[_bounded(v) for v in verdicts[:MAX_PATHS]],
-        paths_omitted=max(0, len(verdicts) - MAX_PATHS), commit=commit)
-    draft = ledger.EventDraft(kind=ASSESSMENT_KIND, subjects=(tree,),
-                              fields=fields.model_dump(mode="json"), session=session,
+        paths_omitted=max(0, len(verdicts) - MAX_PATHS), commit=commit, agent=agent)
+    document = fields.model_dump(mode="json")
+    if agent is None:
+        del document["agent"]
+    draft = ledger.EventDraft(kind=ASSESSMENT_KIND, subjects=(tree,), fields=document,
+                              session=session,
                               stage=stage, state_key=tree)
     return ledger.append_events(repo, [draft], now=clock(), provenance=provenance)[0]
 

@@ -39,8 +39,22 @@ class PathVerdict(BaseModel):
     detail: str
 
 
+class AgentCall(BaseModel):
+    """The agent hook call an assessment judged. `conversation` is the agent's own session
+    id (Claude Code's `session_id`, Cursor's `conversation_id`): recorded for the reader,
+    never a correx session."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    hook_event: str
+    tool: str | None
+    conversation: str | None
+
+
 class AssessmentFields(BaseModel):
-    """`origin`: pre-commit, pre-merge-commit, pre-push, assess, or check."""
+    """`origin`: pre-commit, pre-merge-commit, pre-push, assess, check, or post-tool (the
+    workspace after an agent's shell call). `agent` is set for an agent hook's call only."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -53,3 +67,4 @@ class AssessmentFields(BaseModel):
     paths: list[PathVerdict]
     paths_omitted: int
     commit: str | None
+    agent: AgentCall | None = None

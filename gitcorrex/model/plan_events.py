@@ -12,9 +12,13 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.routes import Route
+from gitcorrex.model.session_claims import Bounded, Named
 
 VALIDATED_KIND = "plan_validated"
 AUTHORIZED_KIND = "plan_authorized"
+AUDITED_KIND = "plan_risk_audited"
+ROUTED_KIND = "plan_routed"
 LOCKED_KIND = "plan_locked"
 SESSION_STARTED_KIND = "session_started"
 
@@ -91,12 +95,58 @@ class PlanAuthorizedFields(BaseModel):
     email: str | None
 
 
+class AuditedProof(BaseModel):
+    """One proof obligation of the plan (step, failure mode) the auditor assessed."""
+
+    model_config = _RECORD
+
+    step: Named
+    failure_mode: Named
+
+
+class PlanRiskAuditedFields(BaseModel):
+    """`plan_risk_audited`: a git identity audited a guarded plan's proof obligations.
+
+    The plan file's `[[risk_audit.proofs]]` are the obligations; this event is the audit.
+    It counts only when its identity is not one of the plan's authorizers.
+    """
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    name: str | None
+    email: str | None
+    proofs: list[AuditedProof]
+    note: Bounded | None = None
+
+
+class PlanRoutedFields(BaseModel):
+    """`plan_routed`: the corrective authority (a git identity) routes one step of a plan
+    (the envelope's `step`).
+
+    `split-required`: the step's task boundary must split; the step may not start, and the
+    plan is not accepted again: a replacement plan is needed.
+    """
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    route: Route
+    reason: Named
+    name: str | None
+    email: str | None
+
+
 class PlanLockedFields(BaseModel):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
     The state key it was locked on is the envelope's `state_key`. A re-plan of a running
     session (`plan lock NEW --session ID --replaces OLD`) adds the plan it supersedes, the
-    new plan's step ids, and the steps that stay verified (identity unchanged).
+    new plan's step ids, the steps that stay verified (`kept`) and the steps whose identity
+    is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
+    parallel counter, and a changed or new step starts at 0.
     """
 
     model_config = _RECORD
@@ -108,6 +158,7 @@ class PlanLockedFields(BaseModel):
     replaces: Oid | None = None
     steps: list[str] | None = None
     kept: list[str] | None = None
+    carried: list[str] | None = None
 
 
 class SessionStartedFields(BaseModel):

@@ -89,6 +89,9 @@ class Defaults(BaseModel):
     expectation: Name | None = None
     timeout: Duration = 30 * 60
     output_cap: Size = 8 * 1024 * 1024
+    # an agent's Stop hook keeps it working until the changed workspace has a passing
+    # observation (`git correx assess --hook AGENT` on Stop / AfterAgent / stop)
+    verify_before_stop: bool = False
 
 
 class StagePolicy(BaseModel):
@@ -107,6 +110,7 @@ class StagePolicy(BaseModel):
     brief_echo_threshold: Threshold = 0.34
     static_analysis: list[CommandLine] = Field(default_factory=list)
     precondition_threshold: int = Field(default=3, ge=1)
+    verify_before_stop: bool | None = None  # None: defaults.verify_before_stop
 
     @field_validator("produces")
     @classmethod

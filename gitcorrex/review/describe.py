@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gitcorrex.model.assessment import ASSESSMENT_KIND
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.routes import read_route
 from gitcorrex.model.verification import SETUP_KIND, VERIFICATION_KIND
 from gitcorrex.review.gate_lines import GATE_LINES
 
@@ -52,9 +53,15 @@ SESSION_DETAILS = {"step_started": (), "step_verified": ("build_claim",),
 
 def _session_event(event: RecordedEvent) -> str:
     """`step_failed S1 result=fail attempts=2 max_attempts=3 route=continue-fix`."""
-    details = [f"{name}={event.field(name)}" for name in SESSION_DETAILS[event.kind]
+    details = [f"{name}={_detail(event, name)}" for name in SESSION_DETAILS[event.kind]
                if event.field(name) is not None]
     return " ".join([event.kind, *([event.step] if event.step else []), *details])
+
+
+def _detail(event: RecordedEvent, name: str) -> object:
+    """A field as this version names it: an old `route=escalate` reads `stop-escalate`."""
+    value = event.field(name)
+    return read_route(value) if name == "route" else value
 
 
 def _assessment(event: RecordedEvent) -> str:

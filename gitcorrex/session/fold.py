@@ -128,13 +128,30 @@ def _locked(state: _Fold, event: FoldEvent) -> None:
                                       changed_paths_omitted=0)
         return
     kept = set(_strings(event.field("kept")))
+    carried = set(_strings(event.field("carried")))
     old = state.steps
     state.plan, state.plan_id = plan, str(event.field("plan_id"))
-    state.steps = {str(s): old[str(s)] if str(s) in kept and str(s) in old else _Step()
+    state.steps = {s: old[s] if s in kept and s in old else
+                   _carried(old[s]) if s in carried and s in old else _Step()
                    for s in _strings(event.field("steps"))}
     state.active, state.writes, state.completed = None, [], False
-    if state.pause is not None and state.pause.cause != PauseCause.ADMINISTRATIVE.value:
+    if state.pause is not None and state.pause.cause not in _OUTLIVE_REPLAN:
         state.pause = None
+
+
+# An operator's pause is resumed by the operator; an escalation only by a recorded budget.
+_OUTLIVE_REPLAN = frozenset({PauseCause.ADMINISTRATIVE.value, PauseCause.CONTROLLER_LIMIT.value})
+
+
+def _carried(step: _Step) -> _Step:
+    """An unchanged step after a re-plan: its attempts, budget and feedback, not active."""
+    status = step.status
+    if status is StepStatus.VERIFIED:  # not kept: a dependency of it changed
+        status = StepStatus.PENDING
+    elif status is StepStatus.ACTIVE:
+        status = StepStatus.FAILED if step.attempts else StepStatus.PENDING
+    return _Step(status=status, attempts=step.attempts, max_attempts=step.max_attempts,
+                 last_failure=step.last_failure, feedback=step.feedback)
 
 
 def _strings(value: object) -> list[str]:
@@ -229,7 +246,8 @@ def _resumed(state: _Fold, event: FoldEvent) -> None:
     if fields.budget is not None and escalation is not None:
         step = state.steps.get(str(escalation.get("step")))
         if step is not None:
-            step.max_attempts, step.status = fields.budget, StepStatus.FAILED
+            step.max_attempts = fields.budget
+            step.status = StepStatus.FAILED if step.attempts else StepStatus.PENDING
 
 
 def _completed(state: _Fold, event: FoldEvent) -> None:

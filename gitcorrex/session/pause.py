@@ -4,8 +4,8 @@ An operator may pause for `administrative` reasons or record an `orchestration_s
 `semantic_terminal` pauses are admitted only on a confirmed claim (claims.py) and
 `controller_limit` ones only by the no-progress arbiter. Resuming follows the cause:
 administrative, settlement and unattributed (pre-provenance) pauses resume; a controller
-limit resumes only with a raised budget, recorded as such; a semantic terminal pause
-needs a re-plan (`plan lock NEW --session ID --replaces OLD`).
+limit resumes only with a raised budget, recorded as such (a re-plan never lifts it); a
+semantic terminal pause needs a re-plan (`plan lock NEW --session ID --replaces OLD`).
 """
 
 from __future__ import annotations
@@ -86,9 +86,10 @@ def _check_resumable(pause: Pause, budget: int | None) -> None:
         if budget is not None and budget > limit:
             return
         raise refuse(f"the session stopped at its controller limit ({limit} attempts of step "
-                     f"{(pause.escalation or {}).get('step')}); it does not resume as it is",
-                     hint=f"raise the budget (`git correx resume --budget {limit + 1} "
-                          "--reason ...`), or re-plan")
+                     f"{(pause.escalation or {}).get('step')}); it does not resume as it is, "
+                     "and a re-plan does not lift it",
+                     hint=f"a person raises the budget: `git correx resume --budget "
+                          f"{limit + 1} --reason ...`")
     if pause.cause == PauseCause.SEMANTIC_TERMINAL.value:
         raise refuse("a semantic terminal pause was admitted on a confirmed blocker; it does "
                      "not resume", hint="re-plan: git correx plan lock NEW --session ID "

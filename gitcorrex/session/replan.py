@@ -2,10 +2,13 @@
 
 The new plan must pass the same lock checks as a first lock (validation accepted under
 the current profile, grounding `pass` on the current state key). It supersedes OLD
-without consuming an implementation attempt; a completed step whose identity (its
-canonical JSON) is unchanged, and whose dependencies all stay verified too, stays
-verified. An administrative pause must be resumed first; a controller-limit or semantic
-terminal pause is what a re-plan is for, and it ends it.
+without consuming an implementation attempt, and without resetting one either: every step
+whose identity (its canonical JSON) is unchanged carries its attempts and budget over
+(`carried`), and a completed one whose dependencies all stay verified too stays verified
+(`kept`); a changed or new step starts at 0. An administrative pause must be resumed
+first. A semantic terminal pause is what a re-plan is for, and it ends it; a
+controller-limit pause never ends by a re-plan (an agent could clear its own escalation):
+only a person's `resume --budget N` lifts it.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ def replan_session(repo: Repository, context: PlanContext, session: str, replace
                                   validation=found.validation.id,
                                   grounding=found.grounding.id, replaces=old_identity,
                                   steps=[s.id for s in new.steps],
-                                  kept=kept_steps(old, new, state))
+                                  kept=kept_steps(old, new, state),
+                                  carried=carried_steps(old, new, state))
         return [ledger.EventDraft(kind=LOCKED_KIND, subjects=(context.subject, state_key),
                                   session=session, state_key=state_key,
                                   fields=fields.model_dump(mode="json"))]
@@ -75,6 +79,13 @@ def kept_steps(old: Plan, new: Plan, state: SessionState) -> list[str]:
                 all(d.step in kept for d in step.dependencies):
             kept.append(step.id)
     return kept
+
+
+def carried_steps(old: Plan, new: Plan, state: SessionState) -> list[str]:
+    """New steps identical to an old step of the session: their attempts carry over."""
+    return [step.id for step in new.steps
+            if (before := old.step(step.id)) is not None and state.step(step.id) is not None
+            and _identity(before) == _identity(step)]
 
 
 def plan_reference(given: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.model.plan_events import Decision
+from gitcorrex.model.routes import Route
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.plan.graph import ready_steps
 from gitcorrex.plan.load import load_plan
@@ -42,12 +43,23 @@ def test_2_backward_compatible_schema_step_with_migration_check_is_accepted(
     assert code == 0 and document["decision"] == "accepted", document
 
 
+def authorize_and_audit(cli, root: Path, name: str, monkeypatch) -> None:
+    """Authorized by the default identity, audited by another (the outside auditor)."""
+    assert cli(root, "plan", "authorize", str(fixture(name))).code == 0
+    with monkeypatch.context() as patched:
+        patched.setenv("GIT_AUTHOR_NAME", "Grace Auditor")
+        patched.setenv("GIT_AUTHOR_EMAIL", "grace@example.test")
+        assert cli(root, "plan", "audit", str(fixture(name))).code == 0
+
+
 def test_3_compatible_root_reuse_accepted_only_with_explicit_short_circuit(
-        plan_repo: Path, cli) -> None:
+        plan_repo: Path, cli, monkeypatch) -> None:
+    authorize_and_audit(cli, plan_repo, "compatible_root_reuse.toml", monkeypatch)
     accepted = parse(cli(plan_repo, "plan", "validate",
                             str(fixture("compatible_root_reuse.toml")), "--json"))
     assert accepted["decision"] == "accepted"
     assert accepted["authority"]["kind"] == "risk_audit"
+    assert accepted["authority"]["email"] == "grace@example.test"
     lookup = cli(plan_repo, "plan", "validate", str(fixture("compatible_root_lookup.toml")),
                     "--json")
     assert lookup.code == 1
@@ -56,7 +68,8 @@ def test_3_compatible_root_reuse_accepted_only_with_explicit_short_circuit(
 
 
 def test_4_retry_to_success_accepted_only_when_completion_is_distinguished(
-        plan_repo: Path, cli) -> None:
+        plan_repo: Path, cli, monkeypatch) -> None:
+    authorize_and_audit(cli, plan_repo, "retry_success.toml", monkeypatch)
     accepted = cli(plan_repo, "plan", "validate", str(fixture("retry_success.toml")))
     assert accepted.code == 0, accepted
     inbox_only = cli(plan_repo, "plan", "validate", str(fixture("retry_inbox_only.toml")),
@@ -96,6 +109,6 @@ def test_7_valid_step_with_defective_code_continues_with_a_fix(plan_repo: Path,
     assert failed.code == 1 and parse(failed)["result"] == "fail", failed
     again = parse(cli(plan_repo, "plan", "validate", plan, "--json"))
     assert again["decision"] == "accepted", "a code defect is not a plan defect"
-    assert route_after_step_failure(Decision(again["decision"])) is Decision.CONTINUE_FIX
-    assert route_after_step_failure(Decision.REJECT) is Decision.REPLAN_REQUIRED
+    assert route_after_step_failure(Decision(again["decision"])) is Route.CONTINUE_FIX
+    assert route_after_step_failure(Decision.REJECT) is Route.REPLAN_REQUIRED
     assert git(plan_repo, "status", "--porcelain").strip() == "M impl.txt"

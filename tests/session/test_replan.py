@@ -40,7 +40,7 @@ def test_replan_ends_a_semantic_terminal_pause(locked, plans, cli, tmp_path: Pat
     state = status(cli, root, session)["state"]
     assert state["status"] == "active" and state["pause"] is None
     assert state["active_step"] is None
-    assert steps_of({"state": state})["S1"] == ("pending", 0)  # never verified: not kept
+    assert steps_of({"state": state})["S1"] == ("failed", 1)  # unchanged: its attempt carried
 
 
 def test_replan_refuses_another_old_plan(locked, plans, cli) -> None:

@@ -1,6 +1,7 @@
 """The whole loop as real processes: lock → S1 fails then passes → S2 refused on a dirty
 workspace → re-verify → S2 exhausts its attempts → controller_limit pause → resume refused
-→ re-plan → finish; then replay in a bare clone holding only the ledger ref."""
+→ re-plan (still paused) → resume with a budget → finish; then replay in a bare clone
+holding only the ledger ref."""
 
 from __future__ import annotations
 
@@ -62,9 +63,10 @@ def test_three_step_plan_runs_to_completion_through_failure_escalation_and_repla
                            str(first))
     assert replanned.code == 0, replanned
     document = status(correx, project, session)
-    assert document["state"]["status"] == "active"
+    assert document["state"]["status"] == "paused"  # a re-plan never lifts an escalation
     assert steps_of(document) == {"S1": ("verified", 2), "S2": ("pending", 0),
                                   "S3": ("pending", 0)}  # the re-plan used no attempt
+    assert correx(project, "resume", "--reason", "replanned", "--budget", "3").code == 0
 
     (project / "src/b.py").unlink()  # back to the known-good baseline
     assert correx(project, "step", "start", "S2").code == 0

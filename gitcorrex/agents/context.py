@@ -1,0 +1,63 @@
+"""What every judgement of an agent call needs: the repository the call is about, the
+correx session in force (never the agent's own id), and the record of the call itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.payload import PayloadError
+from gitcorrex.agents.request import HookOptions, HookRequest
+from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.paths import printable_path
+
+if TYPE_CHECKING:
+    from gitcorrex.model.assessment import AgentCall
+
+MAX_CONVERSATION = 200
+
+
+def call_base(request: HookRequest, *, default: Path) -> Path:
+    """The directory the call's relative paths mean: the payload's `cwd`, if any."""
+    if request.cwd is None:
+        return default
+    base = Path(request.cwd)
+    if not base.is_dir():
+        raise PayloadError(f"hook payload: cwd {printable_path(request.cwd)} is not a "
+                           "directory")
+    return base
+
+
+def agent_call(request: HookRequest) -> AgentCall:
+    """The call as the assessment event records it; the conversation id is bounded text."""
+    from gitcorrex.model.assessment import AgentCall
+
+    conversation = request.conversation
+    if conversation is not None:
+        conversation = printable_path(conversation)[:MAX_CONVERSATION]
+    return AgentCall(name=request.agent, hook_event=request.hook_event, tool=request.tool,
+                     conversation=conversation)
+
+
+def correx_session(repo: Repository, options: HookOptions) -> str | None:
+    """The session an agent call belongs to: `--session`/CORREX_SESSION, else
+    `git config correx.session`; never the agent's own id. One the ledger does not hold
+    fails closed (exit 2), so no event can conjure a session into existence. The ledger is
+    read (and pydantic and pygit2 imported) only when a session is selected."""
+    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.hooks import SESSION_CONFIG
+
+    chosen = options.session or git_config(repo, SESSION_CONFIG) or None
+    if chosen is None:
+        return None
+    from gitcorrex.errors import ConfigError
+    from gitcorrex.session.context import read_state
+    from gitcorrex.session.selection import selected_session
+
+    chosen = selected_session(repo, chosen)  # checks the id's form
+    if chosen is not None and not read_state(repo, chosen).exists:
+        raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
+                          f"{SESSION_CONFIG}) is not in the ledger",
+                          hint="start it with `git correx plan lock`, fetch the ledger, or "
+                               f"`git config --unset {SESSION_CONFIG}`")
+    return chosen

@@ -1,0 +1,43 @@
+"""An agent's file tool call (write or read of named paths), judged by `assess`'s rules.
+
+The fast path proves most allows without loading the ledger; everything else goes to
+manifest/assess.py (through session/assess_entry.py), which decides, records BLOCKs as
+`tool_call_assessed` (with the agent call attached) and reports precondition signals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.context import agent_call, call_base, correx_session
+from gitcorrex.agents.fast import proven_allowed
+from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
+from gitcorrex.git.repository import discover_with_git
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+
+def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: Path,
+                    clock: Callable[[], datetime]) -> Verdict:
+    """ALLOW, or a block naming each refused path with its rule and fix."""
+    base = call_base(request, default=default_cwd)
+    repo = discover_with_git(base)
+    if proven_allowed(repo, request, options, str(base)):
+        return ALLOW
+    from gitcorrex.agents.reasons import block_reason
+    from gitcorrex.manifest.assess import AssessRequest
+    from gitcorrex.provenance import current_provenance
+    from gitcorrex.session.assess_entry import assess_in_session
+
+    assert request.action is not None, "only file calls come here"
+    session = correx_session(repo, options)
+    assessed = AssessRequest(request.action, request.paths, base, options.stage, session,
+                             options.record_all, agent=agent_call(request))
+    outcome = assess_in_session(repo, assessed, clock=clock,
+                                provenance=lambda: current_provenance(repo))
+    if outcome.blocked:
+        return Verdict(True, block_reason(request, outcome))
+    return ALLOW

@@ -1,0 +1,51 @@
+"""One judge for every agent: which check a normalised hook request needs.
+
+Before a file tool: `assess`'s rules on the paths it names. After a shell command (or a file
+edit reported after the fact): the workspace check. When the agent wants to stop: the stop
+check. Everything else — other tools, a shell command before it runs, events we do not know
+— is allowed: the git hook and the CI range check remain the backstop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.request import (
+    ALLOW,
+    POST_TOOL,
+    PRE_TOOL,
+    READ,
+    SHELL,
+    STOP,
+    WRITE,
+    HookOptions,
+    HookRequest,
+    Verdict,
+)
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+
+def judge(request: HookRequest, options: HookOptions, *, default_cwd: Path,
+          clock: Callable[[], datetime]) -> Verdict:
+    """The verdict on one hook call; raises on anything that prevents judging it."""
+    if request.event == PRE_TOOL and request.action in (WRITE, READ):
+        from gitcorrex.agents.file_calls import judge_file_call
+
+        return judge_file_call(request, options, default_cwd=default_cwd, clock=clock)
+    if request.event == POST_TOOL and request.action == WRITE:
+        from gitcorrex.agents.file_calls import judge_file_call
+
+        return judge_file_call(request, options, default_cwd=default_cwd, clock=clock)
+    if request.event == POST_TOOL and request.action == SHELL:
+        from gitcorrex.agents.workspace_check import check_workspace
+
+        return check_workspace(request, options, default_cwd=default_cwd, clock=clock)
+    if request.event == STOP:
+        from gitcorrex.agents.stop_check import check_stop
+
+        return check_stop(request, options, default_cwd=default_cwd)
+    return ALLOW

@@ -1,0 +1,57 @@
+"""What the model reads when a call is blocked: what, why, and what to do instead."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.request import HookRequest
+from gitcorrex.errors import CorrexError
+from gitcorrex.manifest.paths import printable_path
+
+if TYPE_CHECKING:
+    from gitcorrex.manifest.assess import AssessOutcome
+    from gitcorrex.manifest.check import Violation
+
+RESTORE_FIX = ("undo these changes (`git restore --source=HEAD -- PATH` for a tracked file, "
+               "delete a new one), or ask the operator to declare the paths in the "
+               "manifest (inside a session: in the step's `writes`, by a re-plan)")
+
+
+def block_reason(request: HookRequest, outcome: AssessOutcome) -> str:
+    """A file call's blocked paths, each with its rule and fix, and any precondition signal."""
+    named = ", ".join(printable_path(path) for path in request.paths)
+    lines = [f"git correx blocked this {request.tool} (a {request.action} of {named}):"]
+    for path in outcome.blocked:
+        lines.append(f"  {path.rule.value}: {path.path}: {path.detail}")
+        lines.append(f"  instead: {path.fix}")
+    for signal in outcome.preconditions:
+        lines.append(f"  {signal.path} is a build prerequisite ({signal.named_by}) still missing "
+                     f"after {signal.attempts} attempts: stop retrying; it must be created by a "
+                     "bootstrap step, or the operator must clarify")
+    return "\n".join(lines) + "\n"
+
+
+def shell_reason(request: HookRequest, violations: Sequence[Violation], baseline: str,
+                 event: str) -> str:
+    """The paths a shell call left changed outside the manifest, and how to put them back."""
+    lines = [f"git correx: after this {request.tool}, the workspace has "
+             f"{len(violations)} change(s) outside the write manifest (since {baseline[:12]}):"]
+    lines += [f"  {violation.describe()}" for violation in violations[:50]]
+    if len(violations) > 50:
+        lines.append(f"  ... and {len(violations) - 50} more")
+    lines.append(f"  instead: {RESTORE_FIX}")
+    lines.append(f"  recorded: tool_call_assessed {event[:12]}")
+    return "\n".join(lines) + "\n"
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why the call could not be judged; it is blocked all the same (fail closed)."""
+    if isinstance(exc, CorrexError):
+        what = exc.message + (f"\n  hint: {exc.hint}" if exc.hint else "")
+    elif isinstance(exc, KeyboardInterrupt):
+        what = "interrupted"
+    else:
+        what = f"internal error (a bug, please report it): {type(exc).__name__}: {exc}"
+    return ("git correx could not assess this tool call, so it is blocked (fail closed):\n"
+            f"  {what}\n")

@@ -1,0 +1,68 @@
+"""One agent hook call, whatever agent sent it: what happened, what to judge, what to answer.
+
+Every adapter turns its payload into a `HookRequest` and a `Verdict` back into a `Reply`; the
+judge in between never sees an agent's field names. Plain dataclasses, no pydantic: the
+PreToolUse path runs on every tool call and must start in tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PRE_TOOL = "pre_tool"  # before a tool runs: may deny it
+POST_TOOL = "post_tool"  # after a tool ran: may report what it changed
+STOP = "stop"  # the agent wants to end its turn: may keep it working
+IGNORED = "ignored"  # an event we do not judge (allowed)
+
+WRITE = "write"
+READ = "read"
+SHELL = "shell"
+
+
+@dataclass(frozen=True)
+class HookRequest:
+    """`action` write/read (file tools: `paths` as the tool names them), shell (a command
+    whose writes are only known afterwards), or None (a tool we do not judge).
+
+    `conversation` is the agent's own session id: recorded, never taken for a correx session.
+    """
+
+    agent: str
+    event: str
+    hook_event: str
+    tool: str | None = None
+    action: str | None = None
+    paths: tuple[str, ...] = ()
+    cwd: str | None = None
+    conversation: str | None = None
+    stop_hook_active: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`blocked` with the reason the model reads (what, why, what to do instead)."""
+
+    blocked: bool
+    reason: str = ""
+
+
+ALLOW = Verdict(False)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the hook process answers: its exit code, stdout and stderr."""
+
+    exit_code: int
+    stdout: str = ""
+    stderr: str = ""
+
+
+@dataclass(frozen=True)
+class HookOptions:
+    """The command line's choices: `session` from --session or CORREX_SESSION (else
+    `git config correx.session`), `stage` from --stage (else `git config correx.stage`)."""
+
+    stage: str | None = None
+    session: str | None = None
+    record_all: bool = False

@@ -1,0 +1,93 @@
+"""Before an agent ends its turn: is the changed workspace known-good?
+
+The known-good invariant — a passing observation whose state key is the current state key —
+is exactly what "done" should mean. When the profile opts in (`verify_before_stop`, in
+`[defaults]` or per stage, read from HEAD), a Stop hook keeps the agent working while the
+workspace differs from its baseline (the session's, else HEAD's tree) and the current state
+key has no pass of the stage's expectation, telling it to run `git correx verify` and fix what
+fails. It lets the turn end when nothing changed, when the expectation runs nothing, and
+whenever the agent is already continuing because of a Stop hook (`stop_hook_active`): a
+Stop hook must never loop.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.context import call_base, correx_session
+from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
+from gitcorrex.git.repository import Repository, discover_with_git
+
+if TYPE_CHECKING:
+    from gitcorrex.model.profile import Profile
+
+PROFILE_SOURCE = ".correx.toml at HEAD"
+
+
+def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path) -> Verdict:
+    """ALLOW, or a block that tells the agent to verify before it says it is done."""
+    if request.stop_hook_active:
+        return ALLOW
+    repo = discover_with_git(call_base(request, default=default_cwd))
+    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.hooks import STAGE_CONFIG
+
+    stage = options.stage or git_config(repo, STAGE_CONFIG) or None
+    found = _profile_at_head(repo)
+    if found is None or not opted_in(found[1], stage):
+        return ALLOW
+    head_tree, profile = found
+    baseline = _baseline(repo, options) or head_tree
+    from gitcorrex.git.state import compute_state
+
+    state_key = compute_state(repo).state_key
+    if state_key == baseline:
+        return ALLOW
+    from gitcorrex import ledger
+    from gitcorrex.verify.reuse import find_reusable_pass
+    from gitcorrex.verify.selection import select_expectation
+
+    selection = select_expectation(profile, stage=stage, expect=None)
+    if not selection.commands:
+        return ALLOW
+    events = ledger.read_subject(repo, state_key).events
+    if find_reusable_pass(events, state_key=state_key, commands=selection.commands):
+        return ALLOW
+    return Verdict(True, _reason(state_key, selection.expectation, stage))
+
+
+def opted_in(profile: Profile, stage: str | None) -> bool:
+    """The stage's `verify_before_stop`, else the profile's default."""
+    policy = profile.stages.get(stage) if stage else None
+    if policy is not None and policy.verify_before_stop is not None:
+        return policy.verify_before_stop
+    return profile.defaults.verify_before_stop
+
+
+def _profile_at_head(repo: Repository) -> tuple[str, Profile] | None:
+    from gitcorrex.git.objects import lookup_objects, read_blob
+    from gitcorrex.hooks import PROFILE_NAME
+    from gitcorrex.profiles.load import parse_profile
+
+    head, blob = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
+    if head is None or blob is None or blob.kind != "blob":
+        return None
+    return head.oid, parse_profile(read_blob(repo, blob.oid), source=PROFILE_SOURCE)
+
+
+def _baseline(repo: Repository, options: HookOptions) -> str | None:
+    session = correx_session(repo, options)
+    if session is None:
+        return None
+    from gitcorrex.session.context import read_state
+
+    baseline = read_state(repo, session).baseline
+    return baseline.state_key if baseline is not None else None
+
+
+def _reason(state_key: str, expectation: str, stage: str | None) -> str:
+    command = "git correx verify" + (f" --stage {stage}" if stage else "")
+    return (f"git correx: the workspace changed and its state {state_key[:12]} has no passing "
+            f"observation of {expectation!r}: run `{command}`, fix what fails, and finish "
+            "only when it passes (the pass is recorded on that exact state)\n")

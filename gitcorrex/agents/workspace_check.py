@@ -1,0 +1,106 @@
+"""After an agent's shell call: did the workspace change anywhere the manifest forbids?
+
+A shell command's writes cannot be known before it runs (`sed -i`, `rm -rf`, a generator),
+so the check runs after it: one state scan (the state key), one tree diff against the
+baseline that applies — the active step's baseline inside a session, else HEAD's tree — and
+every changed path judged against the manifest in force (the step's `writes`, else the
+stage's, read from HEAD). Changes inside the manifest pass silently; the rest are recorded as
+one `tool_call_assessed` (origin `post-tool`) and reported to the agent. With no stage and no
+session selected nothing restricts writes, and nothing is scanned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex.agents.context import agent_call, call_base, correx_session
+from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
+from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.manifest.spec import Manifest
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from gitcorrex.manifest.check import Violation
+
+ORIGIN = "post-tool"
+
+
+@dataclass(frozen=True)
+class _Scope:
+    manifest: Manifest
+    baseline: str | None
+    session: str | None
+    stage: str | None
+
+
+def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: Path,
+                    clock: Callable[[], datetime]) -> Verdict:
+    """ALLOW when every path changed since the baseline is inside the manifest."""
+    repo = discover_with_git(call_base(request, default=default_cwd))
+    scope = _scope(repo, options)
+    if scope is None or scope.manifest.unrestricted:
+        return ALLOW
+    from gitcorrex.git.changes import tree_changes
+    from gitcorrex.git.state import compute_state
+    from gitcorrex.manifest.check import check_changes
+
+    state_key = compute_state(repo).state_key
+    if state_key == scope.baseline:
+        return ALLOW
+    violations = check_changes(tree_changes(repo, scope.baseline, state_key), scope.manifest)
+    if not violations:
+        return ALLOW
+    event = _record(repo, request, scope, state_key, violations, clock)
+    from gitcorrex.agents.reasons import shell_reason
+
+    return Verdict(True, shell_reason(request, violations, scope.baseline or "the empty tree",
+                                      event))
+
+
+def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
+    """The manifest and baseline in force; None when neither a session nor a stage is."""
+    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.git.objects import lookup_objects
+    from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
+
+    session = correx_session(repo, options)
+    stage = options.stage or git_config(repo, STAGE_CONFIG) or None
+    head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
+    head_tree = head.oid if head is not None else None
+    if session is not None:
+        from gitcorrex.session.context import read_state
+        from gitcorrex.session.manifest import active_step_manifest
+
+        manifest = active_step_manifest(repo, session)
+        baseline = read_state(repo, session).baseline
+        if manifest is not None:
+            return _Scope(manifest, baseline.state_key if baseline else head_tree, session,
+                          stage)
+    if stage is None:
+        return None
+    from gitcorrex.hooks.manifest_cache import base_manifest
+
+    manifest = base_manifest(repo, base_tree=head_tree, profile=profile, base_label="HEAD",
+                             stage=stage)
+    return _Scope(manifest, head_tree, session, stage)
+
+
+def _record(repo: Repository, request: HookRequest, scope: _Scope, state_key: str,
+            violations: Sequence[Violation], clock: Callable[[], datetime]) -> str:
+    from gitcorrex.manifest.paths import printable_path
+    from gitcorrex.manifest.record import record_assessment
+    from gitcorrex.model.assessment import PathVerdict, Rule
+    from gitcorrex.provenance import current_provenance
+
+    verdicts = [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
+                            detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")
+                for v in violations]
+    event = record_assessment(
+        repo, tree=state_key, origin=ORIGIN, action="write", manifest=scope.manifest,
+        verdicts=verdicts, session=scope.session, stage=scope.stage, commit=None,
+        clock=clock, provenance=current_provenance(repo), agent=agent_call(request))
+    return event.id

@@ -1,0 +1,90 @@
+"""When a persistent state index may be reused, and when it must be rebuilt.
+
+The persistent index (`state_index.py`) is the user's index plus every refresh git made
+since. Reusing it gives the definition's answer (`git add -A && git write-tree` on a copy of
+the user's index) only while nothing changed that git's refresh does not look at:
+
+- **the user's index** (a commit, checkout, `git add -f` of an ignored file, `rm --cached`):
+  tracked-but-ignored files are kept only because the user's index tracks them; compared by
+  inode, size and mtime (git rewrites the index through a new file);
+- **settings that change how content is hashed or selected**: `core.autocrlf`, `core.eol`,
+  `core.filemode`, `core.symlinks`, `core.ignorecase`, filters, attribute and exclude files,
+  the object format — git never re-hashes a stat-clean file when they change;
+- **ignore and attribute rules inside the tree** (`.gitignore`, `.gitattributes`): a file
+  added while untracked stays in the persistent index after a new rule ignores it. These
+  are compared between the key the index last gave and the new one (`rules_changed`): a
+  tree diff limited to those names, run only when the key moved;
+- **our own format or version**, and the persistent index file itself (a file someone else
+  replaced or deleted).
+
+Everything is compared for equality against the record written when the index was last
+used; any difference means: rebuild from the user's index, as the definition does.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from gitcorrex import __version__
+from gitcorrex.git.process import decode_path, run_git
+
+RECORD_FORMAT = 1
+CONTENT_CONFIG = (
+    r"^(core\.(autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode"
+    r"|checkroundtripencoding|attributesfile|excludesfile|bigfilethreshold|untrackedcache)"
+    r"|filter\..*|extensions\..*|index\..*)$"
+)
+RULE_FILES = (":(glob)**/.gitignore", ":(glob)**/.gitattributes")
+
+
+def file_stamp(path: Path | str) -> list[int] | None:
+    """Inode, size and mtime in ns; None when the file does not exist."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return [info.st_ino, info.st_size, info.st_mtime_ns]
+
+
+def content_settings(root: Path) -> list[str]:
+    """Every configured value that changes what `git add -A` hashes or selects, in git's
+    own order (all scopes, includes and `-c` overrides as git resolves them)."""
+    result = run_git(["config", "-z", "--get-regexp", CONTENT_CONFIG], cwd=root, check=False)
+    return [entry for entry in decode_path(result.stdout).split("\0") if entry]
+
+
+def rule_file_stamps(common_dir: Path, settings: list[str]) -> dict[str, Any]:
+    """Stamps of the ignore and attribute files outside the tree git reads."""
+    paths = [common_dir / "info" / "exclude", common_dir / "info" / "attributes",
+             _user_rules_file(settings, "core.excludesfile", "ignore"),
+             _user_rules_file(settings, "core.attributesfile", "attributes")]
+    return {str(path): file_stamp(path) for path in paths}
+
+
+def _user_rules_file(settings: list[str], key: str, xdg_name: str) -> Path:
+    configured = [entry.split("\n", 1)[1] for entry in settings
+                  if entry.split("\n", 1)[0] == key and "\n" in entry]
+    if configured:
+        return Path(os.path.expanduser(configured[-1]))
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    return Path(xdg) / "git" / xdg_name
+
+
+def trust_fingerprint(root: Path, common_dir: Path) -> dict[str, Any]:
+    """What must be equal for a persistent index to be reused (see the module doc)."""
+    settings = content_settings(root)
+    return {"format": RECORD_FORMAT, "tool": __version__, "settings": settings,
+            "rules": rule_file_stamps(common_dir, settings)}
+
+
+def rules_changed(root: Path, old_key: str, new_key: str) -> bool:
+    """Whether any `.gitignore` or `.gitattributes` differs between two keys; a tree that
+    cannot be read (pruned) counts as changed."""
+    if old_key == new_key:
+        return False
+    args = ["diff-tree", "-r", "--name-only", "-z", "--no-renames", old_key, new_key, "--",
+            *RULE_FILES]
+    result = run_git(args, cwd=root, check=False, env={"GIT_LITERAL_PATHSPECS": "0"})
+    return result.returncode != 0 or bool(result.stdout)

@@ -1,0 +1,153 @@
+"""The persistent state index: reused between runs, yet every key equals the definition's.
+
+Each test changes something a kept index could miss (a racy edit, another HEAD, a deleted
+or replaced index, new ignore rules, changed settings, the user's index) and compares the
+key with `reference_key`, the definition run by git on a copy of the user's index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.state import StateProbe, compute_state
+from tests.conftest import git, write
+from tests.git.state_helpers import blob, reference_key
+
+KEPT = Path(".git/correx/state-index")
+RECORD = Path(".git/correx/state-index.json")
+
+
+def key_of(repo: Path) -> str:
+    return compute_state(discover_with_git(repo)).state_key
+
+
+def test_second_run_reuses_the_kept_index_without_rewriting_it(repo: Path) -> None:
+    write(repo, "new.txt", "untracked\n")
+    for name in ("README.md", "new.txt"):  # not racy: git has no reason to rewrite
+        os.utime(repo / name, (time.time() - 3600,) * 2)
+    assert key_of(repo) == reference_key(repo)
+    assert key_of(repo) == reference_key(repo)  # the first reuse adds git's untracked cache
+    kept = os.stat(repo / KEPT)
+    assert key_of(repo) == reference_key(repo)
+    again = os.stat(repo / KEPT)
+    assert (again.st_ino, again.st_mtime_ns) == (kept.st_ino, kept.st_mtime_ns)
+    assert json.loads((repo / RECORD).read_text())["key"] == reference_key(repo)
+
+
+def test_an_edit_racing_the_kept_index_write_is_seen(repo: Path) -> None:
+    """Same size, same mtime second as the kept index's own write: git's racy-entry rule
+    alone says the file must be read again."""
+    key_of(repo)  # the kept index exists; the next runs reuse it
+    for _ in range(5):
+        time.sleep(1.02 - time.time() % 1)
+        write(repo, "race.txt", "aaaa\n")
+        key_of(repo)
+        with open(repo / "race.txt", "r+") as handle:
+            handle.write("bbbb\n")
+        same_second = int((repo / "race.txt").stat().st_mtime) == int(
+            (repo / KEPT).stat().st_mtime)
+        if same_second:
+            break
+    else:
+        pytest.skip("the machine was too slow to race within one second")
+    key = key_of(repo)
+    assert blob(repo, key, "race.txt") == b"bbbb\n"
+    assert key == reference_key(repo)
+
+
+def test_a_kept_index_from_another_head_gives_this_heads_key(repo: Path) -> None:
+    write(repo, ".gitignore", "*.log\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore logs")
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, "tracked.log", "forced in\n")
+    git(repo, "add", "-f", "tracked.log")
+    write(repo, "other.txt", "only on other\n")
+    git(repo, "add", "other.txt")
+    git(repo, "commit", "-q", "-m", "other")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "checkout", "-q", "main")
+    write(repo, "tracked.log", "left behind, ignored\n")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "checkout", "-q", "other")
+    assert key_of(repo) == reference_key(repo)
+
+
+def test_a_replaced_kept_index_is_not_trusted(repo: Path) -> None:
+    write(repo, ".gitignore", "*.log\n")
+    write(repo, "debug.log", "ignored\n")
+    key_of(repo)
+    # Someone else's index in its place (here one that tracks an ignored file), record kept.
+    git(repo, "add", "-f", "debug.log", env={"GIT_INDEX_FILE": str(repo / KEPT)})
+    assert key_of(repo) == reference_key(repo)
+    assert "debug.log" not in git(repo, "ls-tree", "-r", "--name-only", key_of(repo))
+
+
+def test_a_deleted_kept_index_is_rebuilt(repo: Path) -> None:
+    write(repo, "a.txt", "a\n")
+    key_of(repo)
+    os.unlink(repo / KEPT)
+    write(repo, "b.txt", "b\n")
+    assert key_of(repo) == reference_key(repo)
+    assert (repo / KEPT).exists() and (repo / RECORD).exists()
+
+
+def test_a_file_ignored_after_it_was_keyed_leaves_the_key(repo: Path) -> None:
+    write(repo, "build/out.bin", "artefact\n")
+    write(repo, "notes.txt", "kept\n")
+    assert key_of(repo) == reference_key(repo)
+    write(repo, ".gitignore", "build/\n")
+    assert key_of(repo) == reference_key(repo)
+    assert key_of(repo) == reference_key(repo)
+
+
+def test_a_changed_clean_filter_rehashes_what_the_kept_index_hashed(repo: Path) -> None:
+    write(repo, ".gitattributes", "*.txt filter=shout\n")
+    git(repo, "config", "filter.shout.clean", "tr a-z A-Z")
+    write(repo, "words.txt", "hello\n")
+    os.utime(repo / "words.txt", (time.time() - 3600,) * 2)  # not racy: git trusts its stat
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "config", "filter.shout.clean", "cat")
+    key = key_of(repo)
+    assert blob(repo, key, "words.txt") == b"hello\n"
+    assert key == reference_key(repo)
+
+
+def test_a_file_forced_into_the_users_index_is_keyed(repo: Path) -> None:
+    write(repo, ".gitignore", "*.log\n")
+    write(repo, "debug.log", "wanted\n")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "add", "-f", "debug.log")
+    key = key_of(repo)
+    assert blob(repo, key, "debug.log") == b"wanted\n"
+    assert key == reference_key(repo)
+
+
+def test_a_hooks_own_index_is_keyed_on_a_scratch_copy(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other-index"
+    shutil.copy2(repo / ".git" / "index", other)
+    write(repo, "x.txt", "x\n")
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other))
+    assert key_of(repo) == reference_key(repo, index=other)
+    assert not (repo / ".git" / "correx").exists()
+
+
+def test_a_second_probe_while_the_first_holds_the_kept_index_uses_a_copy(repo: Path) -> None:
+    write(repo, "x.txt", "x\n")
+    with StateProbe(discover_with_git(repo)) as first:
+        assert first.on_kept_index
+        with StateProbe(discover_with_git(repo)) as second:
+            assert not second.on_kept_index
+            write(repo, "y.txt", "y\n")
+            assert second.measure().state_key == reference_key(repo)
+        assert first.measure().state_key == reference_key(repo)
+    assert not list((repo / ".git").glob("correx-index-*"))
