@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from pydantic import TypeAdapter, ValidationError
 
 from gitcorrex.errors import LedgerContentionError, UsageError
-from gitcorrex.git import notes
+from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.repository import Repository
@@ -160,6 +160,7 @@ def append_events(
         "tool": provenance.tool.model_dump(mode="json"),
     }
     identity = ledger_identity(repo)
+    pack_every = ledger_pack.pack_interval(repo)  # a bad value stops us before writing
     for attempt in range(max_attempts):
         tip = notes.ledger_tip(repo, ref)
         view = LedgerView(repo, tip)
@@ -178,6 +179,7 @@ def append_events(
             identity=identity,
         )
         if new_tip is not None:
+            ledger_pack.note_appended(repo, new_tip, len(events), every=pack_every)
             return events
         time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
     raise _contention_error(repo, ref, max_attempts)

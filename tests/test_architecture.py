@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
-USE_CASES = ("agents", "verify", "manifest", "plan", "session", "gates", "review", "demo",
-             "profiles", "hooks", "sync", "attest")
+USE_CASES = ("agents", "api", "mcp_server", "verify", "manifest", "plan", "session", "gates",
+             "review", "demo", "profiles", "hooks", "sync", "attest")
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
 SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
                       "hooks/interpreter.py"}
@@ -101,3 +101,20 @@ def test_mypy_is_clean() -> None:
     proc = subprocess.run([mypy], cwd=PACKAGE.parent, capture_output=True, text=True,
                           check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_only_the_mcp_server_imports_the_mcp_sdk() -> None:
+    """`mcp` is an optional extra: nothing else may need it to import."""
+    offenders = [rel for rel, names in modules()
+                 if any(n.split(".")[0] == "mcp" for n in names)
+                 and not rel.startswith("mcp_server/") and rel != "cli/mcp_cmd.py"]
+    assert offenders == []
+
+
+def test_only_entry_points_import_the_api_and_the_agents() -> None:
+    """api/ and agents/ sit beside cli/ (entries), never below a use case."""
+    entries = ("cli/", "api/", "agents/", "mcp_server/")
+    offenders = [(rel, n) for rel, names in modules() if not rel.startswith(entries)
+                 for n in names if n.startswith(("gitcorrex.api", "gitcorrex.agents",
+                                                 "gitcorrex.mcp_server"))]
+    assert offenders == []

@@ -16,6 +16,8 @@ from gitcorrex.cli.hooks_cmd import hook, hooks
 from gitcorrex.cli.init_cmd import init
 from gitcorrex.cli.log_cmd import log
 from gitcorrex.cli.manifest_cmd import manifest
+from gitcorrex.cli.mcp_cmd import mcp
+from gitcorrex.cli.plan_authority_cmd import audit, route
 from gitcorrex.cli.plan_cmd import plan
 from gitcorrex.cli.replay_cmd import replay
 from gitcorrex.cli.report_cmd import report
@@ -28,5 +30,7 @@ from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
                            hooks, doctor, hook, plan, gate, session, step, pause, resume,
-                           log, report, sync, attest, help_command]
+                           log, report, sync, attest, mcp, help_command]
 plan.add_command(ground)
+plan.add_command(audit)
+plan.add_command(route)

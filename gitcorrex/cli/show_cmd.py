@@ -33,9 +33,9 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> int:
     for problem in result.problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
     if as_json:
-        emit_json({"tree": result.tree, "source": result.source,
-                   "events": [event.model_dump(mode="json") for event in result.events],
-                   "problems": [problem.as_dict() for problem in result.problems]})
+        from gitcorrex.api.results import ShowResult  # the API's model: one document
+
+        emit_json(ShowResult.of(result))
         return 0
     click.echo(f"tree {result.tree} ({result.source}): {len(result.events)} event(s)")
     for event in result.events:

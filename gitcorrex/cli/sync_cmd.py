@@ -1,4 +1,4 @@
-"""`git correx sync [REMOTE]`: share the ledger through a git remote."""
+"""`git correx sync [REMOTE] [--compact]`: share the ledger through a git remote."""
 
 from __future__ import annotations
 
@@ -9,25 +9,30 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 
 @click.command()
 @click.argument("remote", default="origin")
+@click.option("--compact", is_flag=True,
+              help="Fold every writer ref into the shared ref and retire the ones it holds "
+                   "(for CI or a scheduled job).")
 @json_option
-def sync(remote: str, as_json: bool) -> int:
-    """Fetch REMOTE's ledger (default origin), merge it into yours, push the result.
+def sync(remote: str, compact: bool, as_json: bool) -> int:
+    """Fetch REMOTE's ledger refs (default origin), unite them with yours, publish yours.
 
-    Fetches into refs/notes/remotes/REMOTE/correx with an explicit refspec, unites the notes
-    line by line (anchors kept), pushes without force and starts again if another clone
-    pushed first. Never changes remote.* config. Exit 0 in sync, 1 a session diverged
-    between the clones (nothing written), 3 the remote kept moving or git failed.
+    Fetches the shared refs/notes/correx and every writer ref refs/notes/correx-writers/*
+    with explicit refspecs, unites the notes line by line (anchors kept) and pushes the
+    result to this clone's own writer ref (git config correx.writer), which no other clone
+    updates, and to the shared ref when that is a fast-forward. Never changes remote.*
+    config. Exit 0 in sync, 1 a session diverged between clones (nothing written), 3 the
+    remote refused, kept winning races, or git failed.
     """
     from gitcorrex.git.repository import discover_in_process
     from gitcorrex.sync.usecase import sync_ledger
 
-    result = sync_ledger(discover_in_process(start_dir()), remote=remote)
+    result = sync_ledger(discover_in_process(start_dir()), remote=remote, compact=compact)
     if as_json:
         emit_json(result.as_dict())
     else:
-        tip = (result.local_tip or "(empty)")[:12]
-        click.echo(f"{result.outcome}: {result.ref} at {tip} ({result.remote}, "
-                   f"{result.attempts} round(s))")
+        click.echo(result.describe())
+    for race in result.lost_races:
+        click.echo(f"git correx: lost a race (retried or left to others): {race}", err=True)
     for conflict in result.conflicts:
         click.echo(f"git correx: conflict: {conflict.describe()}", err=True)
     if result.conflicts:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gitcorrex.verify.outcome import VerifyOutcome
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
@@ -20,12 +22,16 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
               help="Cite an earlier pass of this exact tree and commands instead of running.")
 @click.option("--isolated", is_flag=True,
               help="Run in a throwaway worktree holding exactly the state tree.")
+@click.option("--artifact", "artifacts", multiple=True, metavar="NAME=FILE",
+              help="An artifact the active step's stage gates need (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not stream command output.")
 @json_option
 def verify(stage: str | None, expect: str | None, session: str | None, reuse: bool,
-           isolated: bool, quiet: bool, as_json: bool) -> int:
+           isolated: bool, artifacts: tuple[str, ...], quiet: bool, as_json: bool) -> int:
     """Observe the configured commands on this exact workspace state and record the result.
 
+    Inside a session with an active step it settles the step: write evidence, the stage's
+    gates, the step's checks and the build expectation (docs/settlement.md).
     Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
     """
     import os
@@ -55,8 +61,9 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
         outcome = verify_workspace(
             repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
             provenance=current_provenance(repo), probe=probe,
-            progress=TerminalProgress() if streaming else SilentProgress())
-    if outcome.failing_output is not None and not streaming:
+            progress=TerminalProgress() if streaming else SilentProgress(),
+            artifacts=_artifacts(artifacts))
+    if outcome.failing_output is not None and not (streaming and outcome.streamed):
         write_verbatim(outcome.failing_output)
     if as_json:
         emit_json(outcome_document(outcome))
@@ -65,11 +72,19 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     return outcome.exit_code
 
 
+def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:
+    """`--artifact NAME=FILE` pairs; the gates' parser is loaded only when one is given."""
+    if not options:
+        return None
+    from gitcorrex.gates.artifacts import parse_artifact_options
+
+    return parse_artifact_options(options, start_dir())
+
+
 def outcome_document(outcome: VerifyOutcome) -> dict[str, object]:
-    """The `--json` result: verdict, summary, and the recorded event(s) in full."""
-    return {"result": outcome.result.value if outcome.result else None,
-            "expectation": outcome.expectation, "state_key": outcome.state_key,
-            "summary": outcome.summary,
-            "event": outcome.event.model_dump(mode="json") if outcome.event else None,
-            "setup_event": outcome.setup_event.model_dump(mode="json")
-            if outcome.setup_event else None}
+    """The `--json` result: verdict, summary, and the recorded event(s) in full — the
+    Python API's VerifyResult, so `Workspace.verify()` and this print the same document."""
+    from gitcorrex.api.results import VerifyResult
+
+    document: dict[str, object] = VerifyResult.of(outcome).model_dump(mode="json")
+    return document

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.gates.outcome import GateResult
 from gitcorrex.gates.static_analysis import run_static, static_commands, static_feedback
+from gitcorrex.gates.static_reuse import find_clean_static
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.gates import STATIC_KIND, StaticAnalysisCompleted
 
@@ -24,9 +25,14 @@ CHANGED_FEEDBACK = ("static analysis changed the workspace ({before} -> {after})
                     "then run the gates again\n")
 
 
-def run_static_gate(gates: Gates, env: Mapping[str, str],
-                    probe: StateProbe | None) -> tuple[GateResult, bytes | None]:
-    """Run the stage's static analysis (or record the no-op of a bare repository)."""
+def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | None, *,
+                    reuse: bool = False) -> tuple[GateResult, bytes | None]:
+    """Run the stage's static analysis (or record the no-op of a bare repository).
+
+    With `reuse`, a clean result already recorded for this state key, profile and command
+    list is cited instead (nothing runs, nothing new is recorded): the same commands on
+    the same tree under the same profile would say the same.
+    """
     context = gates.context
     if probe is None:
         fields = StaticAnalysisCompleted(commands=[], clean=True, skipped=NO_WORKSPACE,
@@ -34,6 +40,11 @@ def run_static_gate(gates: Gates, env: Mapping[str, str],
         event = gates.record(STATIC_KIND, fields.model_dump(mode="json"), {})
         return GateResult("static_analysis", True, "no work tree: nothing run", event), None
     commands = static_commands(context.profile, list(context.policy.static_analysis))
+    cited = find_clean_static(gates.repo, gates.state_key, context.profile_oid,
+                              [c.argv for c in commands]) if reuse else None
+    if cited is not None:
+        return GateResult("static_analysis", True, f"{len(commands)} command(s), clean "
+                          f"(reused {cited.id[:12]})", cited), None
     run = run_static(gates.repo, commands, root=gates.repo.root,
                      env={**env, "CORREX_STATE_KEY": gates.state_key},
                      output_cap=context.profile.defaults.output_cap)

@@ -40,11 +40,14 @@ from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIN
 
 @dataclass(frozen=True)
 class GateRequest:
-    """The caller's choices: the stage, the session, and `artifact name → file`."""
+    """The caller's choices: the stage, the session, and `artifact name → file`; `reuse`
+    cites a clean static analysis already recorded for this state key and profile instead
+    of running it again (a session's settlement asks for it)."""
 
     stage: str | None
     session: str | None
     artifacts: Mapping[str, Path]
+    reuse: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ def _run(gates: Gates, request: GateRequest, env: Mapping[str, str],
     if policy.brief_echo:
         steps.append(lambda: _echo(gates, artifacts))
     if policy.static_analysis:
-        steps.append(lambda: run_static_gate(gates, env, probe))
+        steps.append(lambda: run_static_gate(gates, env, probe, reuse=request.reuse))
     for step in steps:
         result, feedback = step()
         results.append(result)

@@ -38,10 +38,12 @@ class NoteUnion:
 
 @dataclass(frozen=True)
 class MergedTree:
-    """The merged notes tree and every note that was united from two different versions."""
+    """The merged notes tree, every note united from two different versions, and the note
+    lines the other side brought (each distinct line once: an event on two subjects is one)."""
 
     tree: str
     unions: list[NoteUnion] = field(default_factory=list)
+    gained: frozenset[bytes] = frozenset()
 
 
 def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
@@ -55,9 +57,23 @@ def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
 def merge_notes_trees(repo: Repository, ours: str, theirs: str) -> MergedTree:
     """The union of the notes trees of commits `ours` and `theirs`."""
     handle = repo.shared_libgit2()
+    return merge_trees(repo, str(_tree_of(handle, ours).id), str(_tree_of(handle, theirs).id))
+
+
+def merge_trees(repo: Repository, ours: str | None, theirs: str) -> MergedTree:
+    """The union of notes trees `ours` (None: empty) and `theirs`, by tree id."""
+    handle = repo.shared_libgit2()
     unions: list[NoteUnion] = []
-    tree = _merge(handle, _tree_of(handle, ours), _tree_of(handle, theirs), "", unions)
-    return MergedTree(str(tree), unions)
+    gained: set[bytes] = set()
+    mine: Any = handle[ours] if ours is not None else handle[handle.TreeBuilder().write()]
+    other: Any = handle[theirs]
+    tree = _merge(handle, mine, other, "", _Found(unions, gained))
+    return MergedTree(str(tree), unions, frozenset(gained))
+
+
+def tree_of(repo: Repository, commit: str) -> str:
+    """The tree id of ledger commit `commit`."""
+    return str(_tree_of(repo.shared_libgit2(), commit).id)
 
 
 def unite_lines(ours: bytes, theirs: bytes) -> bytes:
@@ -66,24 +82,33 @@ def unite_lines(ours: bytes, theirs: bytes) -> bytes:
     return b"".join(line + b"\n" for line in sorted(lines))
 
 
+@dataclass(frozen=True)
+class _Found:
+    unions: list[NoteUnion]
+    gained: set[bytes]
+
+
 def _merge(handle: pygit2.Repository, ours: pygit2.Tree, theirs: pygit2.Tree, prefix: str,
-           unions: list[NoteUnion]) -> pygit2.Oid:
+           found: _Found) -> pygit2.Oid:
     builder = handle.TreeBuilder(ours)
     for entry in theirs:
         name = entry.name or ""
         mine: Any = ours[name] if name in ours else None  # noqa: SIM401 (no Tree.get)
         if mine is None:
             builder.insert(name, entry.id, entry.filemode)
+            if _is_note_path(prefix + name):
+                _collect_lines(handle, entry, found.gained)
         elif mine.id == entry.id:
             continue
         elif mine.type == ObjectType.TREE and entry.type == ObjectType.TREE:
             other: Any = handle[entry.id]
-            sub = _merge(handle, mine, other, prefix + name + "/", unions)
+            sub = _merge(handle, mine, other, prefix + name + "/", found)
             builder.insert(name, sub, FileMode.TREE)
         elif mine.type == ObjectType.BLOB and entry.type == ObjectType.BLOB:
             blob_obj: Any = handle[entry.id]
             theirs_data: bytes = blob_obj.data
-            unions.append(NoteUnion(_subject(prefix + name), mine.data, theirs_data))
+            found.unions.append(NoteUnion(_subject(prefix + name), mine.data, theirs_data))
+            found.gained.update(_lines(theirs_data) - _lines(mine.data))
             blob = handle.create_blob(unite_lines(mine.data, theirs_data))
             builder.insert(name, blob, FileMode.BLOB)
         else:
@@ -93,6 +118,25 @@ def _merge(handle: pygit2.Repository, ours: pygit2.Tree, theirs: pygit2.Tree, pr
                 hint="the ledger holds a foreign entry; inspect both with `git ls-tree`",
             )
     return builder.write()
+
+
+def _is_note_path(path: str) -> bool:
+    """Notes live under hex fanout names; `anchors/…` and other entries hold no lines."""
+    return _HEX.issuperset(path.replace("/", ""))
+
+
+def _collect_lines(handle: pygit2.Repository, entry: Any, into: set[bytes]) -> None:
+    obj: Any = handle[entry.id]
+    if obj.type == ObjectType.BLOB:
+        into.update(_lines(obj.data))
+        return
+    for child in obj:
+        if _HEX.issuperset(child.name or "x"):
+            _collect_lines(handle, child, into)
+
+
+def _lines(data: bytes) -> set[bytes]:
+    return {line for line in data.split(b"\n") if line.strip()}
 
 
 def _subject(path: str) -> str:
@@ -113,13 +157,14 @@ def commit_merge(
     repo: Repository,
     ref: str,
     *,
-    expected_tip: str,
+    expected_tip: str | None,
     tree: str,
     parents: Sequence[str],
     message: str,
     identity: LedgerIdentity,
 ) -> str | None:
-    """A merge commit on `ref` if it still points at `expected_tip`; None when it moved."""
+    """A merge commit on `ref` if it still points at `expected_tip` (None: if `ref` does not
+    exist yet); None when it moved."""
     from gitcorrex.git import signing
 
     handle = repo.shared_libgit2()

@@ -1,23 +1,64 @@
-"""Fetching and pushing the ledger ref with explicit refspecs: nothing forced, no config.
+"""Fetching and pushing ledger refs with explicit refspecs: nothing forced blindly, no config.
 
-Fetch: `<ref>:refs/notes/remotes/<remote>/<name>` (a fast-forward of the tracking ref only,
-never `+refs/notes/*`, which would overwrite unpushed local notes). Push: one commit id to
-`<ref>` without force, so a remote that moved rejects it and the caller merges again. The
-user's `remote.*.fetch` / `remote.*.push` settings are never read or written.
+Refs on the remote: the shared ledger `<ref>` and one writer ref per clone under
+`<ref>-writers/<id>`. Fetch, in one `git fetch`: `<ref>:refs/notes/remotes/<remote>/<name>`
+(a fast-forward of the tracking ref only, never `+refs/notes/*`, which would overwrite
+unpushed local notes) and `+<ref>-writers/*:refs/notes/remotes/<remote>/<name>-writers/*`
+with `--prune` (compaction retires writer refs; their tracking refs go with them; tracking
+refs are only ever read and united, so forcing them loses nothing). Push: commit ids to
+refs, without force or with an explicit lease, one porcelain report per ref
+(git/push_report.py). The user's `remote.*.fetch` / `remote.*.push` are never read or written.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import pygit2
 
 from gitcorrex.errors import GitCommandError, UnavailableError, UsageError
 from gitcorrex.git.config import config_value
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.process import GitResult, decode_path, run_git
+from gitcorrex.git.push_report import RefStatus, parse_push_report
 from gitcorrex.git.repository import Repository
 
 _MISSING_REF = "couldn't find remote ref"
-_MOVED = ("non-fast-forward", "fetch first", "failed to update ref", "cannot lock ref",
-          "stale info", "incorrect old value")
+_FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
+          "--prune"]
+
+
+@dataclass(frozen=True)
+class RemoteLedgers:
+    """What a fetch found on the remote: the shared tip and each writer's tip, by writer id."""
+
+    shared: str | None
+    writers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def tips(self) -> list[str]:
+        """Every distinct tip, sorted (the shared one included)."""
+        found = set(self.writers.values()) | ({self.shared} if self.shared else set())
+        return sorted(found)
+
+    @property
+    def ref_count(self) -> int:
+        return len(self.writers) + (1 if self.shared else 0)
+
+
+@dataclass(frozen=True)
+class RefUpdate:
+    """Push `new` (None: delete) to `ref`; `lease` set: only if the remote still holds it
+    (`""`: only if the remote has no such ref) — `--force-with-lease`, git's compare-and-swap."""
+
+    ref: str
+    new: str | None
+    lease: str | None = None
+
+
+def writers_namespace(ref: str) -> str:
+    """`<ref>-writers/`: where each clone publishes its own copy of the ledger."""
+    return f"{ref}-writers/"
 
 
 def tracking_ref(repo: Repository, remote: str, ref: str) -> str:
@@ -32,38 +73,65 @@ def tracking_ref(repo: Repository, remote: str, ref: str) -> str:
     return tracking
 
 
-def fetch_ledger(repo: Repository, remote: str, ref: str, tracking: str) -> str | None:
-    """Fetch the remote's `ref` into `tracking`; the fetched tip, or None when it has none."""
-    args = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
-            remote, f"{ref}:{tracking}"]
-    result = run_git(args, cwd=repo.work_tree or repo.git_dir, check=False)
+def fetch_ledgers(repo: Repository, remote: str, ref: str, tracking: str) -> RemoteLedgers:
+    """Fetch the shared ref and every writer ref into their tracking refs (see module doc)."""
+    writers = f"+{writers_namespace(ref)}*:{writers_namespace(tracking)}*"
+    result = _fetch(repo, [remote, f"{ref}:{tracking}", writers])
     stderr = decode_path(result.stderr)
-    if result.returncode != 0 and _MISSING_REF in stderr:
-        return None
+    shared_missing = result.returncode != 0 and _MISSING_REF in stderr
+    if shared_missing:  # a fresh remote, or only writer refs so far
+        result = _fetch(repo, [remote, writers])
+        stderr = decode_path(result.stderr)
     if result.returncode != 0 and "non-fast-forward" in stderr:
         raise UnavailableError(
             f"{remote}'s {ref} was rewritten: it no longer contains {tracking}",
             hint=f"if that is intended, `git update-ref -d {tracking}` and sync again",
         )
     if result.returncode != 0:
-        raise GitCommandError(["git", *args], result.returncode, stderr)
-    found = repo.shared_libgit2().references.get(tracking)
-    return None if found is None else str(found.target)
+        raise GitCommandError(["git", *_FETCH, remote], result.returncode, stderr)
+    handle = repo.shared_libgit2()
+    shared = None if shared_missing else handle.references.get(tracking)
+    return RemoteLedgers(None if shared is None else str(shared.target),
+                         _tips_under(handle, writers_namespace(tracking)))
 
 
-def push_ledger(repo: Repository, remote: str, ref: str, commit: str, tracking: str) -> bool:
-    """Push `commit` to the remote's `ref` without force; False when the remote moved.
+def push_refs(repo: Repository, remote: str, updates: Sequence[RefUpdate],
+              tracking: dict[str, str]) -> dict[str, RefStatus]:
+    """Push `updates` in one `git push` (not atomic: each ref stands alone); status per ref.
 
-    On success the tracking ref records what the remote now holds, as git does for branches.
+    A ref the remote accepted moves its tracking ref (`tracking[ref]`) to what the remote
+    now holds, as git does for branches. A failure that is no per-ref rejection (the remote
+    is unreachable) raises GitCommandError.
     """
-    args = ["push", "--porcelain", "--quiet", remote, f"{commit}:{ref}"]
+    args = ["push", "--porcelain", remote]  # --quiet hides the statuses of a success
+    args += [f"--force-with-lease={u.ref}:{u.lease}" for u in updates if u.lease is not None]
+    args += [f"{u.new or ''}:{u.ref}" for u in updates]
     result = run_git(args, cwd=repo.work_tree or repo.git_dir, check=False)
-    if result.returncode == 0:
-        repo.shared_libgit2().references.create(tracking, pygit2.Oid(hex=commit), force=True)
-        return True
     report = decode_path(result.stdout + result.stderr)
-    if any(line.startswith("!") for line in report.splitlines()) and any(
-        reason in report for reason in _MOVED
-    ):
-        return False
-    raise GitCommandError(["git", *args], result.returncode, report)
+    statuses = parse_push_report(decode_path(result.stdout))
+    if any(update.ref not in statuses for update in updates):
+        raise GitCommandError(["git", *args], result.returncode, report)
+    for update in updates:
+        if statuses[update.ref].is_accepted and update.ref in tracking:
+            _move_tracking(repo, tracking[update.ref], update.new)
+    return statuses
+
+
+def _fetch(repo: Repository, args: list[str]) -> GitResult:
+    return run_git([*_FETCH, *args], cwd=repo.work_tree or repo.git_dir, check=False)
+
+
+def _tips_under(handle: pygit2.Repository, prefix: str) -> dict[str, str]:
+    tips: dict[str, str] = {}
+    for name in handle.references:
+        if name.startswith(prefix):
+            tips[name.removeprefix(prefix)] = str(handle.references[name].target)
+    return tips
+
+
+def _move_tracking(repo: Repository, tracking: str, new: str | None) -> None:
+    refs = repo.shared_libgit2().references
+    if new is not None:
+        refs.create(tracking, pygit2.Oid(hex=new), force=True)
+    elif tracking in refs:
+        refs.delete(tracking)

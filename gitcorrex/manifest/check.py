@@ -26,8 +26,9 @@ class Violation:
     detail: str = ""
 
     def describe(self) -> str:
-        """One line for a person: path, change, rule, and the fix."""
-        shown = printable_path(self.path)
+        """One line for a person: the rule id, path, change, and the fix (the rule id is
+        what `--json`, the ledger and the docs call it)."""
+        shown = f"{self.rule} {printable_path(self.path)}"
         if self.rule == RULE_NON_CANONICAL:
             return f"{shown}: {self.change}: not a canonical path ({self.detail})"
         patterns = ", ".join(self.patterns)

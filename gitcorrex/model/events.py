@@ -29,6 +29,8 @@ KNOWN_KINDS = frozenset({
     "plan_grounding_evaluated",
     "plan_validated",
     "plan_authorized",
+    "plan_risk_audited",
+    "plan_routed",
     "plan_locked",
     "brief_grounding_checked",
     "brief_echo_mismatch",

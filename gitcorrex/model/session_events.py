@@ -70,18 +70,21 @@ class StepStartedFields(BaseModel):
 
 class StepVerifiedFields(BaseModel):
     """`step_verified`: the envelope's step is canonical; `observation` is None for no build
-    claim."""
+    claim. `gates`: the stage's gate events the settlement passed on (run or reused)."""
 
     model_config = _RECORD
 
     observation: str | None
     build_claim: bool
     attempts: StrictInt = Field(ge=0)
+    gates: list[str] | None = None
 
 
 class StepFailedFields(BaseModel):
-    """`step_failed` (of the envelope's step): the observation's output fed back verbatim
-    (bounded tail + the full output's blob)."""
+    """`step_failed` (of the envelope's step): the failing part's output fed back verbatim
+    (bounded tail + the full output's blob). `observation` is the failing part's event
+    (write evidence, gate or observation); `part` names the part (`write_evidence`,
+    `gate:<name>`, `checks`); a write-evidence failure adds its `rule` and `paths`."""
 
     model_config = _RECORD
 
@@ -93,6 +96,9 @@ class StepFailedFields(BaseModel):
     attempts: StrictInt = Field(ge=1)
     max_attempts: StrictInt = Field(ge=1)
     route: Route
+    part: Named | None = None
+    rule: Named | None = None
+    paths: list[Bounded] | None = None
 
     @field_validator("route", mode="before")
     @classmethod

@@ -1,4 +1,4 @@
-"""What one observation of the active step records: verified, or failed (and escalated).
+"""What one settlement of the active step records: verified, or failed (and escalated).
 
 Decided inside the compare-and-swap against the session as it is then: if the step is no
 longer active (another process settled it), nothing more is recorded.
@@ -6,7 +6,10 @@ longer active (another process settled it), nothing more is recorded.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
 
 from gitcorrex import ledger
 from gitcorrex.model.canonical import bound_text
@@ -25,36 +28,60 @@ from gitcorrex.model.session_events import (
     StepVerifiedFields,
 )
 from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatus
-from gitcorrex.model.verification import Result
 
 if TYPE_CHECKING:
     from gitcorrex.session.verify_step import ActiveStep
-    from gitcorrex.verify.outcome import VerifyOutcome
+
+@dataclass(frozen=True)
+class Settled:
+    """How the settlement judged the step: `failure` None means every part passed.
+
+    `observation` is the passing observation (None for a failure); `gates` the gate events
+    the step passed on.
+    """
+
+    state_key: str
+    observation: str | None
+    gates: list[str]
+    failure: Failure | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The failing part: its recorded event, its verdict and its output verbatim."""
+
+    event: str
+    part: str
+    result: str
+    reason: str | None
+    feedback: str
+    output_blob: str | None
+    rule: str | None = None
+    paths: list[str] | None = None
+
 
 def settle_drafts(state: SessionState, active: ActiveStep,
-                  outcome: VerifyOutcome) -> list[ledger.EventDraft]:
+                  settled: Settled) -> list[ledger.EventDraft]:
     """step_verified (+ session_completed), or step_failed (+ the controller_limit pause)."""
     step = active.step
     if state.active_step != step.id or state.status is not SessionStatus.ACTIVE:
         return []
-    assert outcome.event is not None
     current = state.step(step.id)
     attempts = (current.attempts if current else 0) + 1
-    if outcome.result is Result.PASS:
-        verified = StepVerifiedFields(observation=outcome.event.id,
-                                      build_claim=True, attempts=attempts)
-        return [step_draft(active.session, step, STEP_VERIFIED_KIND, outcome.state_key,
-                       verified.model_dump()),
-                *completion_drafts(state, active.session, step, outcome.state_key)]
+    failure, key = settled.failure, settled.state_key
+    if failure is None:
+        verified = StepVerifiedFields(observation=settled.observation, build_claim=True,
+                                      attempts=attempts, gates=settled.gates or None)
+        return [step_draft(active.session, step, STEP_VERIFIED_KIND, key, _dump(verified)),
+                *completion_drafts(state, active.session, step, key)]
     escalate = attempts >= active.max_attempts
     failed = StepFailedFields(
-        observation=outcome.event.id,
-        result=outcome.result.value if outcome.result else "unavailable",
-        reason=_reason(outcome), feedback=_feedback(outcome), output_blob=_blob(outcome),
+        observation=failure.event, result=failure.result, reason=failure.reason,
+        feedback=bound_text(failure.feedback), output_blob=failure.output_blob,
         attempts=attempts, max_attempts=active.max_attempts,
-        route=Route.STOP_ESCALATE if escalate else active.route)
-    drafts = [step_draft(active.session, step, STEP_FAILED_KIND, outcome.state_key,
-                     failed.model_dump(mode="json"))]
+        route=Route.STOP_ESCALATE if escalate else active.route, part=failure.part,
+        rule=failure.rule, paths=failure.paths)
+    drafts = [step_draft(active.session, step, STEP_FAILED_KIND, key, _dump(failed))]
     if escalate:
         pause = SessionPausedFields(
             cause=PauseCause.CONTROLLER_LIMIT,
@@ -62,10 +89,19 @@ def settle_drafts(state: SessionState, active: ActiveStep,
                    f"{active.max_attempts}): escalated by the no-progress arbiter",
             escalation=Escalation(step=step.id, attempts=attempts,
                                   max_attempts=active.max_attempts,
-                                  last_failure=outcome.event.id))
-        drafts.append(step_draft(active.session, step, SESSION_PAUSED_KIND, outcome.state_key,
-                             pause.model_dump(mode="json", exclude_none=True)))
+                                  last_failure=failure.event))
+        drafts.append(step_draft(active.session, step, SESSION_PAUSED_KIND, key,
+                                 pause.model_dump(mode="json", exclude_none=True)))
     return drafts
+
+
+def _dump(fields: BaseModel) -> dict[str, object]:
+    """The fields as JSON, without the optional ones left unset (older lines stay equal)."""
+    unset = {name for name in _OPTIONAL if getattr(fields, name, 0) is None}
+    return fields.model_dump(mode="json", exclude=unset)
+
+
+_OPTIONAL = ("gates", "part", "rule", "paths")
 
 
 def completion_drafts(state: SessionState, session: str, step: PlanStep,
@@ -84,26 +120,3 @@ def step_draft(session: str, step: PlanStep, kind: str, state_key: str,
     """A session event about `step` on `state_key`."""
     return ledger.EventDraft(kind=kind, subjects=(), session=session, stage=step.stage,
                              step=step.id, state_key=state_key, fields=fields)
-
-
-
-def _feedback(outcome: VerifyOutcome) -> str:
-    """The failing command's output, verbatim up to the bound (its end holds the error)."""
-    if outcome.failing_output:
-        return bound_text(outcome.failing_output.decode("utf-8", "replace"))
-    return bound_text(outcome.summary)
-
-
-def _reason(outcome: VerifyOutcome) -> str | None:
-    reason = outcome.event.field("reason") if outcome.event else None
-    return reason if isinstance(reason, str) else None
-
-
-def _blob(outcome: VerifyOutcome) -> str | None:
-    """The full output blob of the command that stopped the run (the last one that ran)."""
-    commands = outcome.event.field("commands") if outcome.event else None
-    listed = commands if isinstance(commands, list) else []
-    ran = [c for c in listed if isinstance(c, dict) and c.get("stop_reason") != "skipped"]
-    output = ran[-1].get("output") if ran else None
-    blob = output.get("blob") if isinstance(output, dict) else None
-    return blob if isinstance(blob, str) else None

@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 
+from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance
@@ -30,16 +32,28 @@ def verify_workspace(
     provenance: Provenance,
     progress: VerifyProgress,
     probe: StateProbe | None = None,
+    artifacts: Mapping[str, Path] | None = None,
 ) -> VerifyOutcome:
     """Observe the workspace; inside a session (`--session`, `CORREX_SESSION` or `git config
-    correx.session`) the observation also settles its active step (session/verify_step.py:
-    the step's stage selects the expectation)."""
-    run = partial(observe_workspace, repo, env=env, clock=clock, provenance=provenance,
-                  progress=progress, probe=probe)
+    correx.session`) the verification settles its active step (session/settlement.py).
+
+    `artifacts` (`--artifact NAME=FILE`) feed the gates of the active step's stage; outside
+    a session there is nothing they could feed (exit 2)."""
     session = selected_session(repo, request.session or env.get("CORREX_SESSION") or None)
     if session is None:
-        return run(request)
+        if artifacts:
+            raise UsageError("--artifact feeds the gates of a session's active step, and no "
+                             "session is selected", hint="drop --artifact, or pass --session ID")
+        return observe_workspace(repo, request, env=env, clock=clock, provenance=provenance,
+                                 progress=progress, probe=probe)
+    if probe is None:
+        with StateProbe(repo) as own:
+            return verify_workspace(repo, request, env=env, clock=clock, provenance=provenance,
+                                    progress=progress, probe=own, artifacts=artifacts)
     from gitcorrex.session.verify_step import verify_in_session
 
-    return verify_in_session(repo, replace(request, session=session), clock=clock,
-                             provenance=provenance, run=run)
+    run = partial(observe_workspace, repo, env=env, clock=clock, provenance=provenance,
+                  progress=progress, probe=probe)
+    return verify_in_session(repo, replace(request, session=session), env=env,
+                             artifacts=artifacts or {}, clock=clock, provenance=provenance,
+                             probe=probe, run=run)

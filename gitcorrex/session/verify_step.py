@@ -1,7 +1,9 @@
-"""`git correx verify` inside a session: the observation settles the active step.
+"""`git correx verify` inside a session: the settlement (session/settlement.py: write
+evidence, the stage's gates, the step's checks and build expectation) settles the active
+step.
 
-`pass` makes the step canonical (`step_verified`); `fail` or `unavailable` records
-`step_failed` with the failing output fed back verbatim and one more attempt; when the
+All passing makes the step canonical (`step_verified`); any failure records one
+`step_failed` with the failing part's output fed back verbatim and one more attempt; when the
 attempts reach the stage's `max_attempts` (or a budget raised on resume) the no-progress
 arbiter escalates and pauses the session (`controller_limit`) in the same append. A step
 that declares no writes, or whose expectation has no commands, completes without any
@@ -10,26 +12,26 @@ build claim: nothing runs and no observation is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.git.state import StateProbe
+from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import Plan, PlanStep
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.profiles.load import load_profile
-from gitcorrex.session.context import read_state, state_at
+from gitcorrex.session.context import read_state
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
-from gitcorrex.session.settle import settle_drafts
+from gitcorrex.session.settlement import Settlement, settle_step
 from gitcorrex.verify.selection import select_expectation
 
 if TYPE_CHECKING:
@@ -49,32 +51,27 @@ class ActiveStep:
 
 
 def verify_in_session(repo: Repository, request: VerifyRequest, *,
+                      env: Mapping[str, str], artifacts: Mapping[str, Path],
                       clock: Callable[[], datetime], provenance: Provenance,
-                      run: Callable[[VerifyRequest], VerifyOutcome]) -> VerifyOutcome:
-    """Verify the active step of `request.session` (if any) with its stage's expectation
-    and settle it; between steps, or when the session is not active, only observe."""
+                      probe: StateProbe, run: Callable[[VerifyRequest], VerifyOutcome]
+                      ) -> VerifyOutcome:
+    """Settle the active step of `request.session` (if any) by the one settlement path
+    (session/settlement.py); between steps, or when the session is not active, only
+    observe."""
     assert request.session is not None
     state = read_state(repo, request.session)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(request, state))
     active = _active(repo, state, request)
-    selection = select_expectation(load_profile(repo.root).profile, stage=active.step.stage,
-                                   expect=None)
+    profile = load_profile(repo.root).profile
+    selection = select_expectation(profile, stage=active.step.stage, expect=None)
     if not active.step.writes or not selection.commands:
         return complete_without_claim(repo, active.session, active.step,
-                                      state_key=compute_state(repo).state_key,
+                                      state_key=probe.measure().state_key,
                                       expectation=selection.expectation, now=clock(),
                                       provenance=provenance)
-    outcome = run(replace(request, stage=active.step.stage))
-    if outcome.event is None:
-        return outcome
-
-    def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        return settle_drafts(state_at(repo, view, active.session), active, outcome)
-
-    events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)
-    said = "\n".join(_describe(event) for event in events)
-    return replace(outcome, summary=f"{outcome.summary}\n{said}" if said else outcome.summary)
+    settlement = Settlement(repo, active, request, env, artifacts, clock, provenance, probe)
+    return settle_step(settlement, profile, selection, run)
 
 
 def _reverify(request: VerifyRequest, state: SessionState) -> VerifyRequest:
@@ -102,18 +99,3 @@ def _active(repo: Repository, state: SessionState, request: VerifyRequest) -> Ac
     raised = current.max_attempts if current and current.max_attempts else 0
     return ActiveStep(state.session, plan, step, max(budget, raised),
                       route_after_step_failure(Decision.ACCEPTED))
-
-
-def _describe(event: RecordedEvent) -> str:
-    kind, step, fields = event.kind, event.step, event.model_extra or {}
-    if kind == "step_verified":
-        return f"step {step} verified"
-    if kind == "step_failed":
-        return (f"step {step} failed (attempt {fields.get('attempts')} of "
-                f"{fields.get('max_attempts')}): {fields.get('route')}")
-    if kind == "session_paused":
-        return f"session paused ({fields.get('cause')}): {fields.get('reason')}"
-    if kind == "session_completed":
-        return "session completed: every step is verified"
-    return kind
-

@@ -1,10 +1,15 @@
-"""`git correx sync [REMOTE]`: fetch, merge, push without force; again if the remote moved.
+"""`git correx sync [REMOTE]`: fetch every ledger ref, unite, publish to this clone's own ref.
 
-Each round: fetch the remote ledger into its tracking ref, integrate it into the local
-ledger (nothing to do, a fast-forward, or a merge commit — all by compare-and-swap, so a
-local writer appending meanwhile is never lost), then push the result without force. A
-push rejected because another clone pushed first starts a new round, a bounded number of
-times. A diverged session stops everything before anything is written.
+Each round: one fetch of the remote's shared ref and every writer ref (git/notes_transfer.py),
+one union of all of them into the local ledger (sync/unite.py, compare-and-swap), then — when
+the remote lacks something the local ledger holds — one push of the local tip to this clone's
+writer ref (`<ref>-writers/<id>`, sync/writer.py), which no other clone updates, so it is not
+contended, and, in the same push, to the shared ref when that is a fast-forward of what was
+fetched: an opportunistic update that keeps the shared ref close for clones of older versions,
+which read only it. Losing that race costs nothing — the lines are on the writer ref. A new
+round starts only when the local ledger moved under the merge or the writer ref was moved by
+a clone sharing this id; rounds are bounded, with exponential backoff and full jitter.
+`compact=True` runs sync/compact.py's step instead of publishing.
 """
 
 from __future__ import annotations
@@ -12,98 +17,93 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git import notes
-from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes_merge import commit_merge, is_ancestor, merge_notes_trees
-from gitcorrex.git.notes_transfer import fetch_ledger, push_ledger, tracking_ref
+from gitcorrex.git.notes_merge import is_ancestor, tree_of
+from gitcorrex.git.notes_transfer import (
+    RefUpdate,
+    RemoteLedgers,
+    fetch_ledgers,
+    tracking_ref,
+)
 from gitcorrex.git.repository import Repository
-from gitcorrex.sync.conflicts import SeqConflict, find_seq_conflicts
+from gitcorrex.sync.compact import compact_step
+from gitcorrex.sync.result import SyncResult
+from gitcorrex.sync.round import Round
+from gitcorrex.sync.unite import unite_tips
+from gitcorrex.sync.writer import writer_id
 
-DEFAULT_ATTEMPTS = 40
-
-
-@dataclass(frozen=True)
-class SyncResult:
-    """`outcome`: up-to-date, pulled, pushed, merged-and-pushed, or conflict (nothing written)."""
-
-    remote: str
-    ref: str
-    tracking: str
-    outcome: str
-    local_tip: str | None
-    remote_tip: str | None
-    attempts: int
-    conflicts: list[SeqConflict] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"remote": self.remote, "ref": self.ref, "tracking": self.tracking,
-                "outcome": self.outcome, "local_tip": self.local_tip,
-                "remote_tip": self.remote_tip, "attempts": self.attempts,
-                "conflicts": [conflict.as_dict() for conflict in self.conflicts]}
-
-
-@dataclass(frozen=True)
-class _Integrated:
-    tip: str | None
-    merged: bool
-    conflicts: list[SeqConflict]
+DEFAULT_ROUNDS = 10
 
 
 def sync_ledger(
     repo: Repository,
     *,
     remote: str,
-    max_attempts: int = DEFAULT_ATTEMPTS,
+    compact: bool = False,
+    max_rounds: int = DEFAULT_ROUNDS,
     pause: Callable[[float], None] = time.sleep,
 ) -> SyncResult:
-    """Make the local and the remote ledger hold the union of both; see the module doc."""
+    """Make the local ledger hold every remote ledger ref's lines and publish its own;
+    see the module doc. Exhausted rounds raise UnavailableError (exit 3)."""
     ref = notes.ledger_ref(repo)
-    tracking = tracking_ref(repo, remote, ref)
-    for attempt in range(1, max_attempts + 1):
-        theirs = fetch_ledger(repo, remote, ref, tracking)
-        step = _integrate(repo, ref, notes.ledger_tip(repo, ref), theirs, remote)
-        if step is None:  # a local writer moved the ref meanwhile
-            pause(_backoff(attempt))
-            continue
-        if step.conflicts:
-            return SyncResult(remote, ref, tracking, "conflict", notes.ledger_tip(repo, ref),
-                              theirs, attempt, step.conflicts)
-        if step.tip is None or step.tip == theirs:
-            outcome = "pulled" if step.merged else "up-to-date"
-            return SyncResult(remote, ref, tracking, outcome, step.tip, theirs, attempt)
-        if push_ledger(repo, remote, ref, step.tip, tracking):
-            outcome = "merged-and-pushed" if step.merged else "pushed"
-            return SyncResult(remote, ref, tracking, outcome, step.tip, step.tip, attempt)
-        pause(_backoff(attempt))
+    work = Round(repo, remote, ref, tracking_ref(repo, remote, ref), writer_id(repo))
+    for number in range(1, max_rounds + 1):
+        work.rounds = number
+        fetched = fetch_ledgers(repo, remote, ref, work.tracking)
+        work.refs_fetched = fetched.ref_count
+        united = unite_tips(repo, ref, ours=notes.ledger_tip(repo, ref), tips=fetched.tips,
+                            message=f"git correx: unite ledgers from {remote}", settle=compact)
+        if united is None:
+            work.lost_races.append("the local ledger moved during the merge")
+        elif united.conflicts:
+            return work.result("conflict", united, fetched.shared)
+        else:
+            work.gained += united.gained
+            work.merged = work.merged or united.moved
+            done = (compact_step(work, united, fetched) if compact
+                    else _publish(work, united.tip, fetched))
+            if done is not None:
+                return work.result(done, united, work.shared_after or fetched.shared)
+        pause(backoff(number))
     raise UnavailableError(
-        f"sync with {remote}: the remote ledger kept moving; gave up after {max_attempts} "
-        "rounds (the local ledger holds everything fetched so far)",
-        hint="run `git correx sync` again",
+        f"sync with {remote}: lost {len(work.lost_races)} race(s) in {max_rounds} rounds "
+        f"(last: {work.lost_races[-1] if work.lost_races else 'none'}); the local ledger "
+        "holds everything fetched so far",
+        hint="run `git correx sync` again; if it keeps happening, give each clone its own "
+             "`git config correx.writer`",
     )
 
 
-def _integrate(
-    repo: Repository, ref: str, ours: str | None, theirs: str | None, remote: str
-) -> _Integrated | None:
-    """The local tip after taking in `theirs`; None when the local ref moved under us."""
-    if theirs is None or (ours is not None and is_ancestor(repo, theirs, ours)):
-        return _Integrated(ours, False, [])
-    if ours is None or is_ancestor(repo, ours, theirs):
-        moved = notes.swap_ref(repo, ref, ours, theirs,
-                               f"git correx: sync fast-forward from {remote}")
-        return _Integrated(theirs, True, []) if moved else None
-    merged = merge_notes_trees(repo, ours, theirs)
-    conflicts = find_seq_conflicts(merged.unions)
-    if conflicts:
-        return _Integrated(ours, False, conflicts)
-    tip = commit_merge(repo, ref, expected_tip=ours, tree=merged.tree, parents=[ours, theirs],
-                       message=f"git correx: merge ledger from {remote}",
-                       identity=ledger_identity(repo))
-    return None if tip is None else _Integrated(tip, True, [])
+def _publish(work: Round, tip: str | None, fetched: RemoteLedgers) -> str | None:
+    """Push `tip` where it is missing; the outcome, or None when the writer ref lost a race."""
+    if tip is None:
+        return "up-to-date"
+    published = _is_published(work.repo, tip, fetched)
+    updates = [] if published else [RefUpdate(work.writer_ref, tip)]
+    if fetched.shared != tip and (fetched.shared is None
+                                  or is_ancestor(work.repo, fetched.shared, tip)):
+        updates.append(RefUpdate(work.ref, tip))  # opportunistic: a lost race costs nothing
+    statuses = work.push(updates, strict=[work.writer_ref]) if updates else {}
+    if work.ref in statuses and statuses[work.ref].is_accepted:
+        work.shared_after = tip
+    if published:
+        return "pulled" if work.merged else "up-to-date"
+    if not statuses[work.writer_ref].is_accepted:
+        return None
+    return "merged-and-pushed" if work.merged else "pushed"
 
 
-def _backoff(attempt: int) -> float:
-    return random.uniform(0, 0.05 * 2 ** min(attempt, 5))
+def _is_published(repo: Repository, tip: str, fetched: RemoteLedgers) -> bool:
+    """Whether some remote ref already holds every line of `tip` (it, or the same tree)."""
+    if tip in fetched.tips:
+        return True
+    tree = tree_of(repo, tip)
+    return any(tree_of(repo, other) == tree for other in fetched.tips)
+
+
+def backoff(number: int) -> float:
+    """Exponential backoff with full jitter: uniform in [0, 50 ms * 2^round], capped at 1.6 s."""
+    return random.uniform(0, 0.05 * 2 ** min(number, 5))
+

@@ -37,6 +37,7 @@ class Observation:
 
     repo: Repository
     request_session: str | None
+    step: str | None
     selection: Selection
     profile_oid: str
     head_tree: str | None
@@ -52,7 +53,7 @@ class Observation:
               anchors: dict[str, str]) -> ledger.EventDraft:
         return ledger.EventDraft(kind=kind, subjects=(state_key,), fields=fields,
                                  session=self.request_session, stage=self.selection.stage,
-                                 state_key=state_key, anchors=anchors)
+                                 step=self.step, state_key=state_key, anchors=anchors)
 
     def record_setup(self, state_key: str, setup: SetupRun) -> RecordedEvent:
         """Setup is evidence of itself; `outcome` is completed or failed, never pass."""

@@ -31,7 +31,11 @@ class SilentProgress:
 
 @dataclass(frozen=True)
 class VerifyOutcome:
-    """`event` is None only when the expectation has no commands (nothing is claimed)."""
+    """`event` is None only when the expectation has no commands (nothing is claimed).
+
+    `streamed` is False when `failing_output` came from something that did not stream
+    (a session's write evidence or gate): the CLI then prints it even while streaming.
+    """
 
     expectation: str
     state_key: str
@@ -40,6 +44,7 @@ class VerifyOutcome:
     result: Result | None
     summary: str
     failing_output: bytes | None = None
+    streamed: bool = True
 
     @property
     def exit_code(self) -> int:

@@ -34,13 +34,20 @@ from gitcorrex.verify.selection import Selection, select_expectation
 
 @dataclass(frozen=True)
 class VerifyRequest:
-    """The user's choices; everything else comes from the profile."""
+    """The user's choices; everything else comes from the profile.
+
+    `step` and `selection` are set only by a session's settlement (session/settlement.py):
+    the step the observation binds, and the commands it chose from the profile (the
+    step's checks and its stage's expectation), which then win over `stage`/`expect`.
+    """
 
     stage: str | None = None
     expect: str | None = None
     session: str | None = None
     reuse: bool = False
     isolated: bool = False
+    step: str | None = None
+    selection: Selection | None = None
 
 
 @dataclass(frozen=True)
@@ -71,12 +78,14 @@ def observe_workspace(
     by the caller) may already be measuring the workspace; see `StateProbe.begin`.
     """
     loaded = load_profile(repo.root)
-    selection = select_expectation(loaded.profile, stage=request.stage, expect=request.expect)
+    selection = request.selection or select_expectation(loaded.profile, stage=request.stage,
+                                                        expect=request.expect)
     if request.session is not None:
         ledger.check_session_id(request.session)
     obs = Observation(
         repo=repo,
         request_session=request.session,
+        step=request.step,
         selection=selection,
         profile_oid=loaded.blob_oid,
         head_tree=None,  # filled in from the probe's first measurement

@@ -106,7 +106,7 @@ def test_empty_directory_name_git_cannot_parse_is_a_violation(
     crafted_head(gate_repo, ("040000", "tree", directory(gate_repo, b"file"), b""))
     result = correx(gate_repo, "check", "main..feature", "--stage", "impl")
     assert result.code == 1, result
-    assert "  /file: added: not a canonical path" in result.stdout
+    assert "  PATH_NOT_CANONICAL /file: added: not a canonical path" in result.stdout
 
 
 def test_crafted_commit_among_ordinary_ones(gate_repo: Path, correx: Correx) -> None:

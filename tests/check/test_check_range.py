@@ -45,7 +45,8 @@ def test_commit_out_of_scope_is_a_violation(gate_repo: Path, correx: Correx) -> 
     lines = result.stdout.splitlines()
     assert lines[0] == f"{sha[:12]} sneaky edit"
     assert lines[1].startswith(
-        "  protected/keep.txt: modified outside the manifest of stage 'impl' [/src/**]"
+        "  PATH_OUTSIDE_MANIFEST protected/keep.txt: modified outside the manifest of stage "
+        "'impl' [/src/**]"
     )
     assert lines[-1] == "1 violation in 1 commit, 1 in the net diff"
 
@@ -142,8 +143,8 @@ def test_non_utf8_and_newline_names_are_escaped(gate_repo: Path, correx: Correx)
     commit(gate_repo, "odd names")
     result = correx(gate_repo, "check", "main..HEAD", "--stage", "impl")
     assert result.code == 1, result
-    assert "  protected/caf\\xe9.txt: added outside" in result.stdout
-    assert "  protected/two\\nlines.txt: added outside" in result.stdout
+    assert " protected/caf\\xe9.txt: added outside" in result.stdout
+    assert " protected/two\\nlines.txt: added outside" in result.stdout
     _, document = check_json(correx, gate_repo)
     hexes = {v["path_hex"] for c in document["commits"] for v in c["violations"]}
     assert hexes == {b"protected/caf\xe9.txt".hex(), b"protected/two\nlines.txt".hex()}

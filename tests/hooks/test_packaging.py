@@ -32,6 +32,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(REPO_ROOT / name, source / name)
     shutil.copytree(REPO_ROOT / "gitcorrex", source / "gitcorrex",
                     ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO_ROOT / "man", source / "man")
     target = work / "target"
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
                            "--disable-pip-version-check", "--target", str(target), str(source)],

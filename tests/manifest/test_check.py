@@ -116,6 +116,7 @@ def test_violation_says_what_to_do() -> None:
         [PathChange("docs/a\nb.md", "modified", "100644", "100644", "a" * 40, "b" * 40)],
         manifest("/src/**"))
     text = found.describe()
-    assert text.startswith("docs/a\\nb.md: modified outside the manifest of stage 'implement'")
+    assert text.startswith("PATH_OUTSIDE_MANIFEST docs/a\\nb.md: modified outside the manifest "
+                           "of stage 'implement'")
     assert "declare the path in the manifest, or revert the change" in text
     assert found.as_dict()["patterns"] == ["/src/**"]

@@ -1,16 +1,20 @@
-"""One clone of the concurrent sync test, run as its own process:
+"""One clone of the concurrent sync tests, run as its own process:
 `python -m tests.sync.clone_worker CLONE INDEX COUNT` records COUNT verifications, each on
-a state tree of its own, and syncs after every one. Prints the sync rounds it needed."""
+a state tree of its own, and after every one runs `git correx sync --json` as a real
+process. Prints the rounds each sync needed; exits 1 (with the sync's output on stderr) at
+the first sync that does not exit 0."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pygit2
 
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.sync.usecase import sync_ledger
 from tests.ledger_facts import provenance, record, verification_draft
 
 
@@ -21,6 +25,18 @@ def state_tree(handle: pygit2.Repository, clone: int, number: int) -> str:
     return str(builder.write())
 
 
+def sync(path: Path) -> int:
+    """`git correx sync --json` in `path`; the rounds it used."""
+    proc = subprocess.run([sys.executable, "-m", "gitcorrex", "sync", "--json"], cwd=path,
+                          env=os.environ, capture_output=True, check=False)
+    if proc.returncode != 0:
+        sys.stderr.write(f"sync exited {proc.returncode}\n{proc.stdout.decode()}"
+                         f"{proc.stderr.decode()}")
+        raise SystemExit(1)
+    rounds: int = json.loads(proc.stdout)["rounds"]
+    return rounds
+
+
 def main(path: Path, clone: int, count: int) -> None:
     rounds = []
     for number in range(count):
@@ -28,7 +44,7 @@ def main(path: Path, clone: int, count: int) -> None:
         tree = state_tree(repo.libgit2(), clone, number)
         record(path, verification_draft(repo, tree, "pass"), seconds=clone * 1000 + number,
                who=provenance(runtime=f"{clone}-0000000{clone}"))
-        rounds.append(sync_ledger(discover_in_process(path), remote="origin").attempts)
+        rounds.append(sync(path))
     print(" ".join(str(r) for r in rounds))
 
 

@@ -1,0 +1,71 @@
+"""The API's result models, each exactly a command's `--json` document: `state`, `verify`
+and `show` build their JSON from these, so the CLI and the API cannot drift apart. Other
+methods return the use cases' own models (AssessOutcome, SessionReport), as their commands
+print them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from gitcorrex.model.events import RecordedEvent
+
+if TYPE_CHECKING:
+    from gitcorrex.git.state import WorkspaceState
+    from gitcorrex.review.show import ShowResult as ShownTree
+    from gitcorrex.verify.outcome import VerifyOutcome
+
+_RESULT = ConfigDict(frozen=True, extra="forbid")
+
+
+class StateResult(BaseModel):
+    """`git correx state --json`: the state key, HEAD's tree, and whether they differ."""
+
+    model_config = _RESULT
+
+    state_key: str
+    head_tree: str | None
+    dirty: bool
+
+    @classmethod
+    def of(cls, state: WorkspaceState) -> StateResult:
+        return cls(state_key=state.state_key, head_tree=state.head_tree, dirty=state.dirty)
+
+
+class VerifyResult(BaseModel):
+    """`git correx verify --json`: the verdict (None: nothing to verify), the observation
+    recorded, and `exit_code` as the command exits (0 pass, 1 fail, 3 unavailable)."""
+
+    model_config = _RESULT
+
+    result: str | None
+    expectation: str
+    state_key: str
+    summary: str
+    event: RecordedEvent | None
+    setup_event: RecordedEvent | None
+
+    @classmethod
+    def of(cls, outcome: VerifyOutcome) -> VerifyResult:
+        return cls(result=outcome.result.value if outcome.result else None,
+                   expectation=outcome.expectation, state_key=outcome.state_key,
+                   summary=outcome.summary, event=outcome.event,
+                   setup_event=outcome.setup_event)
+
+
+class ShowResult(BaseModel):
+    """`git correx show --json`: every event on the tree, newest first; no events means
+    unverified (never passed). `problems`: ledger lines that could not be read."""
+
+    model_config = _RESULT
+
+    tree: str
+    source: str
+    events: list[RecordedEvent]
+    problems: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, shown: ShownTree) -> ShowResult:
+        return cls(tree=shown.tree, source=shown.source, events=list(shown.events),
+                   problems=[problem.as_dict() for problem in shown.problems])

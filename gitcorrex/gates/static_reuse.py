@@ -1,0 +1,34 @@
+"""Finding a clean static analysis already recorded for a state key, to cite instead of
+running the same commands again (a step's settlement after `git correx gate`).
+
+Reused only when everything that decided it is the same: the state tree (the envelope's
+key, and the workspace did not move while it ran), the profile blob and the exact argv
+list. A failed result is never reused: the settlement runs it again and feeds back fresh
+output.
+"""
+
+from __future__ import annotations
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.gates import STATIC_KIND
+
+
+def find_clean_static(repo: Repository, state_key: str, profile: str,
+                      argvs: list[list[str]]) -> RecordedEvent | None:
+    """The latest clean run of exactly `argvs` on `state_key` under `profile`; None if none."""
+    events = ledger.read_subject(repo, state_key).events
+    found = [e for e in events if e.kind == STATIC_KIND and e.state_key == state_key
+             and _is_clean_run(e, profile, argvs, state_key)]
+    return max(found, key=lambda e: (e.at, e.id), default=None)
+
+
+def _is_clean_run(event: RecordedEvent, profile: str, argvs: list[list[str]],
+                  state_key: str) -> bool:
+    commands = event.field("commands")
+    recorded = [c.get("argv") for c in commands if isinstance(c, dict)] \
+        if isinstance(commands, list) else None
+    return (event.field("clean") is True and event.field("skipped") is None
+            and event.field("profile") == profile and event.field("state_after") == state_key
+            and recorded == argvs)

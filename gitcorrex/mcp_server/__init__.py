@@ -1,0 +1,1 @@
+"""`git correx mcp`: the Python API served as Model Context Protocol tools over stdio."""

@@ -1,0 +1,91 @@
+"""The MCP server: each tool is one `Workspace` method, its pydantic result the tool's
+structured output (the same document the command prints with `--json`).
+
+Built on the official SDK (`mcp` 2.x, `mcp.server.MCPServer`), an optional extra:
+`pip install 'git-correx[mcp]'`. In stdio mode nothing but protocol messages may reach
+stdout: the SDK claims the process's stdout for the protocol and diverts `sys.stdout`,
+and every command a tool runs gets stdin from /dev/null and its output through a pipe
+(verify/runner.py, git/process.py). Tools take names, never commands: `verify` runs the
+profile's expectation (optionally another expectation the profile names), so an agent can
+never pass a shell command. Errors are the tool's error result, with the hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from gitcorrex import __version__
+from gitcorrex.api import ShowResult, StateResult, VerifyResult, Workspace
+from gitcorrex.errors import CorrexError
+from gitcorrex.manifest.assess import AssessOutcome
+from gitcorrex.session.status import SessionReport
+
+if TYPE_CHECKING:
+    from mcp.server import MCPServer
+
+T = TypeVar("T")
+
+INSTRUCTIONS = ("git correx keeps facts about workspace states in git. Call `state` for the "
+                "current state key, `verify` to run the profile's expectation on it and "
+                "record the result, `show` for what is known about a state, and "
+                "`assess_write`/`assess_read` before writing or relying on a path.")
+
+
+def build_server(root: Path) -> MCPServer:
+    """The server for the work tree at `root` (found once, as `git correx` would)."""
+    from mcp.server import MCPServer
+
+    workspace = Workspace(root)
+    server: MCPServer = MCPServer(name="git-correx", version=__version__,
+                                  instructions=INSTRUCTIONS)
+
+    @server.tool()
+    def state() -> StateResult:
+        """The workspace's state key (the tree `git add -A && git write-tree` would record),
+        HEAD's tree, and whether they differ. Nothing in the repository is changed."""
+        return _answer(workspace.state)
+
+    @server.tool()
+    def verify(stage: str | None = None, expect: str | None = None) -> VerifyResult:
+        """Run the profile's expectation (the stage's build_expectation, or the expectation
+        named by `expect`; never a command) on the current state and record the observation.
+        `result` is pass, fail or unavailable; the failing output is in `event`."""
+        return _answer(lambda: workspace.verify(stage=stage, expect=expect))
+
+    @server.tool()
+    def show(rev: str | None = None) -> ShowResult:
+        """Every event recorded on REV's tree (default: the current state), newest first.
+        No events means unverified, never passed."""
+        return _answer(lambda: workspace.show(rev))
+
+    @server.tool()
+    def assess_write(paths: list[str], stage: str | None = None) -> AssessOutcome:
+        """Would writing these paths (relative to the work tree's top level) be allowed by
+        the manifest in force? Each path gets a verdict, its rule and the fix."""
+        return _answer(lambda: workspace.assess_write(paths, stage=stage))
+
+    @server.tool()
+    def assess_read(paths: list[str]) -> AssessOutcome:
+        """Do these paths exist, so that relying on them is safe?"""
+        return _answer(lambda: workspace.assess_read(paths))
+
+    @server.tool()
+    def session_status(session: str | None = None) -> SessionReport:
+        """The session's plan, steps, baseline and pause (default: the selected session)."""
+        return _answer(lambda: workspace.session(session))
+
+    return server
+
+
+def _answer(call: Callable[[], T]) -> T:
+    """The call's result; a CorrexError becomes the tool's error result (the model reads
+    the message and the hint), anything else the SDK's opaque crash result."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    try:
+        return call()
+    except CorrexError as exc:
+        hint = f" (hint: {exc.hint})" if exc.hint else ""
+        raise ToolError(f"{exc.message}{hint}") from None

@@ -1,0 +1,216 @@
+"""The one settlement path of a step with a build claim, in order, each part recorded:
+
+1. write evidence: what changed since the step started is inside its `writes`
+   (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects);
+2. the stage's gates on this state key (gates/usecase.py, each gate records its fact; a
+   clean static analysis already recorded for this key and profile is reused);
+3. the stage's `build_expectation` plus the step's own plan `checks`, de-duplicated
+   (session/step_commands.py), observed as one `workspace_verification_observed` bound to
+   the step and its writes.
+
+The first part that fails stops the settlement: one `step_failed` naming the part, with
+its output verbatim, and one attempt used. Only all passing gives `step_verified`. Every
+part judges the same state key; if the workspace moves between them the step is left
+unsettled (exit 3) rather than settled on evidence about two different states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitcorrex import ledger
+from gitcorrex.errors import TransitionRefusedError
+from gitcorrex.gates.outcome import GateOutcome
+from gitcorrex.gates.usecase import GateRequest, run_gates
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.state import StateProbe
+from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
+from gitcorrex.model.profile import Profile
+from gitcorrex.model.session_events import STEP_STARTED_KIND
+from gitcorrex.model.verification import Result
+from gitcorrex.session.active_step import active_step
+from gitcorrex.session.context import state_at
+from gitcorrex.session.fold_input import LineEvent
+from gitcorrex.session.settle import Failure, Settled, settle_drafts
+from gitcorrex.session.step_commands import step_selection
+from gitcorrex.session.write_evidence import check_writes, evidence_draft
+from gitcorrex.verify.outcome import VerifyOutcome
+from gitcorrex.verify.selection import Selection
+from gitcorrex.verify.usecase import VerifyRequest
+
+if TYPE_CHECKING:
+    from gitcorrex.session.verify_step import ActiveStep
+
+Observe = Callable[[VerifyRequest], VerifyOutcome]
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """One settlement: the step, where it records, and how it observes."""
+
+    repo: Repository
+    active: ActiveStep
+    request: VerifyRequest
+    env: Mapping[str, str]
+    artifacts: Mapping[str, Path]
+    clock: Callable[[], datetime]
+    provenance: Provenance
+    probe: StateProbe
+
+    def record(self, drafts: Sequence[ledger.EventDraft]) -> list[RecordedEvent]:
+        return ledger.append_events(self.repo, list(drafts), now=self.clock(),
+                                    provenance=self.provenance)
+
+    def settle(self, settled: Settled) -> list[RecordedEvent]:
+        def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
+            return settle_drafts(state_at(self.repo, view, self.active.session), self.active,
+                                 settled)
+        return ledger.append_events(self.repo, drafts, now=self.clock(),
+                                    provenance=self.provenance)
+
+
+def settle_step(s: Settlement, profile: Profile, stage: Selection,
+                run: Observe) -> VerifyOutcome:
+    """Write evidence → gates → checks and build expectation → step_verified | step_failed."""
+    step = s.active.step
+    key = s.probe.measure().state_key
+    evidence = check_writes(s.repo, step, baseline=_step_baseline(s), state_key=key)
+    if not evidence.passed:
+        event = s.record([evidence_draft(evidence, session=s.active.session, step=step)])[0]
+        failure = Failure(event=event.id, part="write_evidence", result="fail", reason=None,
+                          feedback=evidence.feedback(), output_blob=None,
+                          rule="PATH_OUTSIDE_MANIFEST", paths=evidence.outside)
+        summary = (f"fail: step {step.id} changed {len(evidence.outside)} path(s) outside "
+                   f"its writes (PATH_OUTSIDE_MANIFEST): {', '.join(evidence.outside[:5])}")
+        return _failed(s, key, stage.expectation, event, failure, summary)
+    gates = _gates(s, profile)
+    if gates is not None and gates.state_key != key:
+        return _moved(stage.expectation, key, gates.state_key)
+    if gates is not None and gates.failed is not None:
+        return _gate_failed(s, key, stage.expectation, gates)
+    selection = step_selection(profile, step, stage)
+    outcome = run(replace(s.request, stage=step.stage, step=step.id, selection=selection))
+    if outcome.event is None:
+        return outcome
+    if outcome.state_key != key:
+        return _moved(stage.expectation, key, outcome.state_key)
+    gate_ids = [r.event.id for r in (gates.results if gates else []) if r.event is not None]
+    if outcome.result is Result.PASS:
+        return _said(outcome, s.settle(Settled(key, outcome.event.id, gate_ids)))
+    failure = Failure(event=outcome.event.id, part=_failing_part(outcome.event),
+                      result=outcome.result.value if outcome.result else "unavailable",
+                      reason=_reason(outcome.event), feedback=_feedback(outcome),
+                      output_blob=_blob(outcome.event))
+    return _said(outcome, s.settle(Settled(key, None, gate_ids, failure)))
+
+
+def _step_baseline(s: Settlement) -> str:
+    """The state the active step started on (its `step_started`), where its writes begin."""
+    entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
+    starts = sorted((e for e in entries if e.kind == STEP_STARTED_KIND
+                     and e.session == s.active.session), key=lambda e: e.seq or 0)
+    for entry in reversed(starts):
+        event = LineEvent.parse(entry.line)
+        baseline = event.field("baseline")
+        if event.step == s.active.step.id and isinstance(baseline, str):
+            return baseline
+    raise TransitionRefusedError(f"step {s.active.step.id} of session {s.active.session} "
+                                 "has no recorded start to judge its writes against",
+                                 hint="read `git correx session status`")
+
+
+def _gates(s: Settlement, profile: Profile) -> GateOutcome | None:
+    """The stage's gates on this state key; None when the stage configures none."""
+    policy = profile.stages.get(s.active.step.stage)
+    if policy is None or not (policy.produces or policy.ground_references
+                              or policy.brief_echo or policy.static_analysis):
+        return None
+    request = GateRequest(s.active.step.stage, s.active.session, s.artifacts, reuse=True)
+    return run_gates(s.repo, request, env=s.env, clock=s.clock, provenance=s.provenance,
+                     step_of=active_step, probe=s.probe)
+
+
+def _gate_failed(s: Settlement, key: str, expectation: str,
+                 gates: GateOutcome) -> VerifyOutcome:
+    failed = gates.failed
+    assert failed is not None
+    feedback = (gates.feedback or failed.summary.encode()).decode("utf-8", "replace")
+    event_id = failed.event.id if failed.event is not None else key
+    failure = Failure(event=event_id, part=f"gate:{failed.gate}", result="fail", reason=None,
+                      feedback=feedback, output_blob=None)
+    summary = f"fail: gate {failed.gate} of stage {gates.stage!r}: {failed.summary}"
+    return _failed(s, key, expectation, failed.event, failure, summary)
+
+
+def _failed(s: Settlement, key: str, expectation: str, event: RecordedEvent | None,
+            failure: Failure, summary: str) -> VerifyOutcome:
+    """Settle a failure found before any command ran; the failing part's text is output."""
+    outcome = VerifyOutcome(expectation, key, event, None, Result.FAIL, summary,
+                            failure.feedback.encode(), streamed=False)
+    return _said(outcome, s.settle(Settled(key, None, [], failure)))
+
+
+def _moved(expectation: str, key: str, now: str) -> VerifyOutcome:
+    return VerifyOutcome(expectation, now, None, None, Result.UNAVAILABLE,
+                         f"unavailable: the workspace changed during the settlement "
+                         f"({key[:12]} -> {now[:12]}); the step is not settled: stop "
+                         "whatever writes to it and run `git correx verify` again")
+
+
+def _said(outcome: VerifyOutcome, events: list[RecordedEvent]) -> VerifyOutcome:
+    said = "\n".join(describe(event) for event in events) or \
+        "the step was settled by another process; nothing more recorded"
+    return replace(outcome, summary=f"{outcome.summary}\n{said}")
+
+
+def describe(event: RecordedEvent) -> str:
+    """One line per settling event, for the terminal."""
+    kind, step, fields = event.kind, event.step, event.model_extra or {}
+    if kind == "step_verified":
+        return f"step {step} verified"
+    if kind == "step_failed":
+        return (f"step {step} failed at {fields.get('part')} (attempt "
+                f"{fields.get('attempts')} of {fields.get('max_attempts')}): "
+                f"{fields.get('route')}")
+    if kind == "session_paused":
+        return f"session paused ({fields.get('cause')}): {fields.get('reason')}"
+    if kind == "session_completed":
+        return "session completed: every step is verified"
+    return kind
+
+
+def _feedback(outcome: VerifyOutcome) -> str:
+    """The failing command's output, verbatim (its end holds the error)."""
+    if outcome.failing_output:
+        return outcome.failing_output.decode("utf-8", "replace")
+    return outcome.summary
+
+
+def _reason(event: RecordedEvent) -> str | None:
+    reason = event.field("reason")
+    return reason if isinstance(reason, str) else None
+
+
+def _failing_part(event: RecordedEvent) -> str:
+    """`check:<command>` for the command that stopped the run; `checks` when none ran."""
+    ran = _ran(event)
+    name = ran[-1].get("name") if ran else None
+    return f"check:{name}" if isinstance(name, str) else "checks"
+
+
+def _ran(event: RecordedEvent) -> list[dict[str, object]]:
+    commands = event.field("commands")
+    listed = commands if isinstance(commands, list) else []
+    return [c for c in listed if isinstance(c, dict) and c.get("stop_reason") != "skipped"]
+
+
+def _blob(event: RecordedEvent) -> str | None:
+    """The full output blob of the command that stopped the run (the last one that ran)."""
+    ran = _ran(event)
+    output = ran[-1].get("output") if ran else None
+    blob = output.get("blob") if isinstance(output, dict) else None
+    return blob if isinstance(blob, str) else None

@@ -1,0 +1,48 @@
+"""The commands that settle a step: its stage's `build_expectation`, then the step's own plan
+`checks`, de-duplicated, every one a profile entry (a plan names checks; it never spells
+out a command).
+
+The stage's expectation runs first because it is the operator's build order (build, then
+test); a check that names a command the expectation already runs is not run twice. A
+check naming an expectation contributes that expectation's commands (and its setup when
+the stage's expectation has none). The observation keeps the stage's expectation name,
+so between steps `verify` re-observes it by that name; its `writes` are the step's.
+"""
+
+from __future__ import annotations
+
+from gitcorrex.errors import ConfigError
+from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.profile import Profile
+from gitcorrex.model.profile_references import NO_BUILD_CLAIM
+from gitcorrex.profiles.load import PROFILE_NAME
+from gitcorrex.verify.selection import ResolvedCommand, Selection, resolve_command
+
+
+def step_selection(profile: Profile, step: PlanStep, stage: Selection) -> Selection:
+    """`stage` (the stage's expectation, selected) extended by the step's checks."""
+    names = [command.name for command in stage.commands]
+    setup = stage.setup
+    for check in step.checks:
+        more, check_setup = _check_commands(profile, step, check)
+        names += [name for name in more if name not in names]
+        setup = setup or check_setup
+    commands: list[ResolvedCommand] = [resolve_command(profile, name) for name in names]
+    return Selection(expectation=stage.expectation, stage=step.stage, writes=list(step.writes),
+                     setup=setup, commands=commands)
+
+
+def _check_commands(profile: Profile, step: PlanStep,
+                    check: str) -> tuple[list[str], ResolvedCommand | None]:
+    """A check's command names (and setup): a command, or an expectation's commands."""
+    if check in profile.commands:
+        return [check], None
+    spec = profile.expectations.get(check)
+    if spec is None:
+        if check == NO_BUILD_CLAIM:
+            return [], None
+        raise ConfigError(f"step {step.id} checks {check!r}, which {PROFILE_NAME} does not "
+                          "define", hint="define it under [commands] or [expectations], or "
+                                         "re-plan the step with checks the profile defines")
+    setup = resolve_command(profile, spec.setup) if spec.setup else None
+    return list(spec.commands), setup
