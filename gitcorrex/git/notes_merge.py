@@ -22,6 +22,7 @@ from gitcorrex.errors import UnavailableError
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.notes import signatures, swap_ref
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.write_faults import translates_write_faults
 
 _HEX = frozenset("0123456789abcdef")
 _OID_LENGTHS = (40, 64)
@@ -172,6 +173,7 @@ def _tree_of(handle: pygit2.Repository, commit: str) -> pygit2.Tree:
     return obj.tree
 
 
+@translates_write_faults
 def commit_merge(
     repo: Repository,
     ref: str,
