@@ -42,12 +42,19 @@ def agent_call(request: HookRequest) -> AgentCall:
 def correx_session(repo: Repository, options: HookOptions) -> str | None:
     """The session an agent call belongs to: `--session`/CORREX_SESSION, else
     `git config correx.session`; never the agent's own id. One the ledger does not hold
-    fails closed (exit 2), so no event can conjure a session into existence."""
+    fails closed (exit 2), so no event can conjure a session into existence. The ledger is
+    read (and pydantic and pygit2 imported) only when a session is selected."""
+    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.hooks import SESSION_CONFIG
+
+    chosen = options.session or git_config(repo, SESSION_CONFIG) or None
+    if chosen is None:
+        return None
     from gitcorrex.errors import ConfigError
     from gitcorrex.session.context import read_state
-    from gitcorrex.session.selection import SESSION_CONFIG, selected_session
+    from gitcorrex.session.selection import selected_session
 
-    chosen = selected_session(repo, options.session)
+    chosen = selected_session(repo, chosen)  # checks the id's form
     if chosen is not None and not read_state(repo, chosen).exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",

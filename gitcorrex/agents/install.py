@@ -69,8 +69,10 @@ def install_agent(root: Path, agent: str, *, python: str, write: bool) -> AgentI
 
 
 def hook_command(python: str, agent: str) -> str:
-    """The shell command the agent runs: this interpreter, our module, the agent's protocol."""
-    return f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent}"
+    """The shell command the agent runs: this interpreter, our module, the agent's protocol;
+    `|| exit 2` blocks even when the interpreter itself cannot start (127 would let the
+    tool run in every agent)."""
+    return f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent} || exit 2"
 
 
 def merge_hooks(document: dict[str, Any], agent: str, events: dict[str, str | None],

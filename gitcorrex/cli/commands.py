@@ -17,6 +17,7 @@ from gitcorrex.cli.init_cmd import init
 from gitcorrex.cli.log_cmd import log
 from gitcorrex.cli.manifest_cmd import manifest
 from gitcorrex.cli.mcp_cmd import mcp
+from gitcorrex.cli.plan_authority_cmd import audit, route
 from gitcorrex.cli.plan_cmd import plan
 from gitcorrex.cli.replay_cmd import replay
 from gitcorrex.cli.report_cmd import report
@@ -31,3 +32,5 @@ ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, man
                            hooks, doctor, hook, plan, gate, session, step, pause, resume,
                            log, report, sync, attest, mcp, help_command]
 plan.add_command(ground)
+plan.add_command(audit)
+plan.add_command(route)

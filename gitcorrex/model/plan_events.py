@@ -12,9 +12,13 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.routes import Route
+from gitcorrex.model.session_claims import Bounded, Named
 
 VALIDATED_KIND = "plan_validated"
 AUTHORIZED_KIND = "plan_authorized"
+AUDITED_KIND = "plan_risk_audited"
+ROUTED_KIND = "plan_routed"
 LOCKED_KIND = "plan_locked"
 SESSION_STARTED_KIND = "session_started"
 
@@ -87,6 +91,50 @@ class PlanAuthorizedFields(BaseModel):
 
     plan: Oid
     plan_id: str
+    name: str | None
+    email: str | None
+
+
+class AuditedProof(BaseModel):
+    """One proof obligation of the plan (step, failure mode) the auditor assessed."""
+
+    model_config = _RECORD
+
+    step: Named
+    failure_mode: Named
+
+
+class PlanRiskAuditedFields(BaseModel):
+    """`plan_risk_audited`: a git identity audited a guarded plan's proof obligations.
+
+    The plan file's `[[risk_audit.proofs]]` are the obligations; this event is the audit.
+    It counts only when its identity is not one of the plan's authorizers.
+    """
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    name: str | None
+    email: str | None
+    proofs: list[AuditedProof]
+    note: Bounded | None = None
+
+
+class PlanRoutedFields(BaseModel):
+    """`plan_routed`: the corrective authority (a git identity) routes one step of a plan
+    (the envelope's `step`).
+
+    `split-required`: the step's task boundary must split; the step may not start, and the
+    plan is not accepted again: a replacement plan is needed.
+    """
+
+    model_config = _RECORD
+
+    plan: Oid
+    plan_id: str
+    route: Route
+    reason: Named
     name: str | None
     email: str | None
 

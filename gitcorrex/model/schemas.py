@@ -24,12 +24,16 @@ from gitcorrex.model.gates import (
 )
 from gitcorrex.model.grounding import GROUNDING_KIND, GroundingFields
 from gitcorrex.model.plan_events import (
+    AUDITED_KIND,
     AUTHORIZED_KIND,
     LOCKED_KIND,
+    ROUTED_KIND,
     SESSION_STARTED_KIND,
     VALIDATED_KIND,
     PlanAuthorizedFields,
     PlanLockedFields,
+    PlanRiskAuditedFields,
+    PlanRoutedFields,
     PlanValidatedFields,
     SessionStartedFields,
 )
@@ -89,6 +93,8 @@ KIND_FIELDS: dict[str, type[BaseModel]] = {
     SETUP_KIND: SetupFields,
     VALIDATED_KIND: PlanValidatedFields,
     AUTHORIZED_KIND: PlanAuthorizedFields,
+    AUDITED_KIND: PlanRiskAuditedFields,
+    ROUTED_KIND: PlanRoutedFields,
     LOCKED_KIND: PlanLockedFields,
     SESSION_STARTED_KIND: SessionStartedFields,
     GROUNDING_KIND: GroundingFields,

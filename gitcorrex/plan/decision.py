@@ -2,23 +2,28 @@
 
 Core never claims that natural-language usefulness is decidable. A structurally sound
 plan is accepted only on a recorded authority: for a low-risk plan, an authorization by
-a git identity; for a guarded plan, a risk audit that covers every step and ties every
-proof obligation to an output. Without one the decision is `stop-escalate`.
+a git identity; for a guarded plan, obligations that cover every step and are each tied
+to an output, an authorization, and an outside audit of every obligation by another
+identity (risk_audit.py). Without one the decision is `stop-escalate`.
 Structural defects route to `reject` before execution starts and `replan-required`
-after; a legacy plan (no verification maps) runs only on an authorization recorded
-before it was first validated, with a diagnostic that the mapping was not enforced.
+after; a step the corrective authority routed `split-required` (`plan route`) makes the
+plan `split-required`; a legacy plan (no verification maps) runs only on an authorization
+recorded before it was first validated, with a diagnostic that the mapping was not
+enforced.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (
+    AUDITED_KIND,
     AUTHORIZED_KIND,
     LOCKED_KIND,
+    ROUTED_KIND,
     VALIDATED_KIND,
     Authority,
     AuthorityKind,
@@ -27,6 +32,8 @@ from gitcorrex.model.plan_events import (
 )
 from gitcorrex.model.routes import Route
 from gitcorrex.plan.graph import step_where
+from gitcorrex.plan.risk_audit import outside_audit
+from gitcorrex.plan.split import split_findings
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,8 @@ class PlanHistory:
     authorizations: list[RecordedEvent]
     validations: list[RecordedEvent]
     locks: list[RecordedEvent]
+    audits: list[RecordedEvent] = field(default_factory=list)
+    routes: list[RecordedEvent] = field(default_factory=list)
 
     @property
     def execution_started(self) -> bool:
@@ -57,7 +66,9 @@ def plan_history(events: Sequence[RecordedEvent], identity: str) -> PlanHistory:
     mine = sorted((e for e in events if e.field("plan") == identity), key=lambda e: (e.at, e.id))
     return PlanHistory(authorizations=[e for e in mine if e.kind == AUTHORIZED_KIND],
                        validations=[e for e in mine if e.kind == VALIDATED_KIND],
-                       locks=[e for e in mine if e.kind == LOCKED_KIND])
+                       locks=[e for e in mine if e.kind == LOCKED_KIND],
+                       audits=[e for e in mine if e.kind == AUDITED_KIND],
+                       routes=[e for e in mine if e.kind == ROUTED_KIND])
 
 
 def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanDecision:
@@ -66,6 +77,9 @@ def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanD
     if failing:
         route = Decision.REPLAN_REQUIRED if history.execution_started else Decision.REJECT
         return PlanDecision(route, None, failing, [])
+    split = split_findings(plan, history.routes)
+    if split:
+        return PlanDecision(Decision.SPLIT_REQUIRED, None, split, [])
     if plan.is_legacy:
         first = _legacy_authorization(history)
         assert first is not None
@@ -74,10 +88,13 @@ def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanD
                 "first validated")
         return PlanDecision(Decision.ACCEPTED, _authority(first, legacy=True), [], [note])
     if plan.risk is Risk.GUARDED:
-        gaps = audit_gaps(plan)
-        if gaps:
+        audit, gaps = None, audit_gaps(plan)
+        if not gaps:
+            audit, gaps = outside_audit(plan, history.authorizations, history.audits)
+        if audit is None:
             return PlanDecision(Decision.STOP_ESCALATE, None, gaps, [])
-        return PlanDecision(Decision.ACCEPTED, Authority(kind=AuthorityKind.RISK_AUDIT), [], [])
+        return PlanDecision(Decision.ACCEPTED, _authority(audit, kind=AuthorityKind.RISK_AUDIT),
+                            [], [])
     if not history.authorizations:
         return PlanDecision(Decision.STOP_ESCALATE, None, [_unauthorized()], [])
     return PlanDecision(Decision.ACCEPTED, _authority(history.authorizations[0]), [], [])
@@ -145,8 +162,10 @@ def _unauthorized() -> Finding:
                    hint="review the plan, then run `git correx plan authorize PLAN`")
 
 
-def _authority(event: RecordedEvent, *, legacy: bool = False) -> Authority:
-    kind = AuthorityKind.LEGACY_AUTHORIZATION if legacy else AuthorityKind.AUTHORIZATION
+def _authority(event: RecordedEvent, *, legacy: bool = False,
+               kind: AuthorityKind | None = None) -> Authority:
+    if kind is None:
+        kind = AuthorityKind.LEGACY_AUTHORIZATION if legacy else AuthorityKind.AUTHORIZATION
     name, email = event.field("name"), event.field("email")
     return Authority(kind=kind, event=event.id, name=name if isinstance(name, str) else None,
                      email=email if isinstance(email, str) else None)

@@ -21,8 +21,19 @@ TAIL_LIMIT = 4000
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report; ends with a newline."""
-    return "\n".join([*_header(report), *(line for c in report.commits for line in _commit(c))])
+    """The whole report; ends with a newline. Commits sharing a tree share its facts: they
+    are listed once, under the oldest such commit of the range."""
+    lines = list(_header(report))
+    first_with: dict[str, str] = {}
+    for facts in report.commits:
+        tree = facts.commit.tree
+        if tree in first_with:
+            lines += [_title(facts), "", f"Same tree as `{first_with[tree][:12]}`: its facts "
+                      "are listed there.", ""]
+        else:
+            first_with[tree] = facts.commit.sha
+            lines += list(_commit(facts))
+    return "\n".join(lines)
 
 
 def _header(report: Report) -> Iterator[str]:
@@ -45,17 +56,21 @@ def _header(report: Report) -> Iterator[str]:
     yield ""
 
 
+def _title(facts: CommitFacts) -> str:
+    return f"### {facts.status.mark} `{facts.commit.sha[:12]}` " \
+           f"{markdown_text(facts.commit.subject, limit=200)}"
+
+
 def _commit(facts: CommitFacts) -> Iterator[str]:
-    yield f"### {facts.status.mark} `{facts.commit.sha[:12]}` " \
-          f"{markdown_text(facts.commit.subject, limit=200)}"
+    yield _title(facts)
     yield ""
     if not (facts.verifications or facts.assessments or facts.groundings or facts.gates
             or facts.sessions):
         yield f"Nothing recorded for tree `{facts.commit.tree[:12]}`: unverified."
         yield ""
         return
-    for event in facts.verifications:
-        yield from _verification(event)
+    for event, earlier in latest_per_expectation(facts.verifications):
+        yield from _verification(event, earlier)
     for event in facts.assessments:
         yield "- manifest: " + _assessment(event)
     for event in facts.groundings:
@@ -74,17 +89,31 @@ def _session(outcome: SessionOutcome) -> str:
         text += f": {markdown_text(outcome.pause_cause)}"
     if outcome.active_step is not None:
         text += f" at step {markdown_text(outcome.active_step)}"
-    return text + f" \\(revision {outcome.revision}\\)"
+    return text + f" (revision {outcome.revision})"
 
 
-def _verification(event: RecordedEvent) -> Iterator[str]:
+def latest_per_expectation(
+        verifications: list[RecordedEvent]) -> list[tuple[RecordedEvent, int]]:
+    """The newest observation of each expectation and how many older ones it supersedes:
+    a pass is not followed by an older failure's output."""
+    latest: dict[str, tuple[RecordedEvent, int]] = {}
+    for event in verifications:  # newest first
+        name = str(event.field("expectation"))
+        found = latest.get(name)
+        latest[name] = (event, 0) if found is None else (found[0], found[1] + 1)
+    return list(latest.values())
+
+
+def _verification(event: RecordedEvent, earlier: int = 0) -> Iterator[str]:
     result = str(event.field("result"))
     reason = event.field("reason")
     text = f"- {MARKS.get(result, '?')} verification {markdown_text(result)} " \
            f"**{markdown_text(str(event.field('expectation')))}** by " \
            f"{markdown_text(actor_label(event))} at {markdown_text(event.at)}"
     if reason:
-        text += f" \\({markdown_text(str(reason))}\\)"
+        text += f" ({markdown_text(str(reason))})"
+    if earlier:
+        text += f" (latest of {earlier + 1} observations)"
     yield text
     failed = _stopping_command(event) if result != "pass" else None
     if failed is not None:
@@ -121,15 +150,15 @@ def _assessment(event: RecordedEvent) -> str:
     verdict = str(event.field("verdict"))
     mark = "✓" if verdict == "ALLOW" else "✗"
     text = f"{mark} {markdown_text(verdict)} {markdown_text(str(event.field('rule')))} " \
-           f"\\({markdown_text(str(event.field('origin')))}, " \
-           f"{markdown_text(str(event.field('action')))}\\)"
+           f"({markdown_text(str(event.field('origin')))}, " \
+           f"{markdown_text(str(event.field('action')))})"
     raw = event.field("paths")
     paths = [p for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
     blocked = [p for p in paths if p.get("rule") != "ALLOW"] or paths
     omitted = event.field("paths_omitted")
     more = len(blocked) - MAX_PATHS + (omitted if isinstance(omitted, int) else 0)
     shown = ", ".join(markdown_text(str(p.get("path"))) for p in blocked[:MAX_PATHS])
-    return text + (f": {shown}" if shown else "") + (f" \\(\\+{more} more\\)" if more > 0 else "")
+    return text + (f": {shown}" if shown else "") + (f" (+{more} more)" if more > 0 else "")
 
 
 def _grounding(event: RecordedEvent) -> str:
@@ -140,5 +169,5 @@ def _grounding(event: RecordedEvent) -> str:
     verdict = str(event.field("verdict"))
     mark = "✓" if verdict == "pass" else "✗"
     return f"{mark} plan **{markdown_text(str(event.field('plan_id')))}** " \
-           f"{markdown_text(verdict)} \\({len(findings)} assumption\\(s\\) checked, " \
-           f"{off} not present\\)"
+           f"{markdown_text(verdict)} ({len(findings)} assumption(s) checked, " \
+           f"{off} not present)"

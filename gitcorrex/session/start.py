@@ -1,6 +1,7 @@
 """`git correx step start STEP`: make STEP the active step, if the session admits it.
 
-Admitted only when the session is not paused, no other step is active, every dependency
+Admitted only when the step was not routed `split-required` by the corrective authority
+(`plan route`), the session is not paused, no other step is active, every dependency
 of STEP is verified, the current state key is the known-good baseline (the latest pass of
 the session; before the first, the state the plan was locked on), and no open workspace
 precondition stands in the way (a bootstrap step, one declaring writes that cover the
@@ -22,6 +23,7 @@ from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import STEP_STARTED_KIND, StepStartedFields, Transition
 from gitcorrex.model.session_state import OpenPrecondition, SessionState, SessionStatus, StepStatus
+from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.session.context import existing_state, remember_session
 from gitcorrex.session.plan_source import session_plan
@@ -54,6 +56,7 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     missing = _absent_paths(repo, state_key, read.preconditions)
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
+        _refuse_split(view, state, step)
         baseline = _admission(state, plan, step, state_key, missing)
         fields = StepStartedFields(writes=list(step.writes),
                                    expectation_docs=not selection.commands, baseline=baseline)
@@ -93,6 +96,15 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
     _check_preconditions(state, step, missing)
     assert state.baseline is not None
     return state.baseline.state_key
+
+
+def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) -> None:
+    """A step the corrective authority routed split-required never starts (plan/split.py)."""
+    routed = split_routes(view.events_on(str(state.plan)), str(state.plan), step.id)
+    if routed:
+        raise refuse(describe_split(routed[0]),
+                     hint="its task boundary must split: lock a replacement plan with "
+                          "`git correx plan lock NEW --session ID --replaces OLD`")
 
 
 def _identity(state: SessionState, plan: Plan) -> str | None:

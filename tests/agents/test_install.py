@@ -37,7 +37,7 @@ def test_install_writes_the_agents_own_file(project: Path, agent: str) -> None:
     assert set(document["hooks"]) == EVENTS[agent]
     for event in EVENTS[agent]:
         assert commands(document, event) == [
-            f"{sys.executable} -m gitcorrex assess --hook {agent}"]
+            f"{sys.executable} -m gitcorrex assess --hook {agent} || exit 2"]
     if agent == "cursor":
         assert document["version"] == 1
 

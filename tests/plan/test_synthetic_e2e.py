@@ -43,12 +43,23 @@ def test_2_backward_compatible_schema_step_with_migration_check_is_accepted(
     assert code == 0 and document["decision"] == "accepted", document
 
 
+def authorize_and_audit(cli, root: Path, name: str, monkeypatch) -> None:
+    """Authorized by the default identity, audited by another (the outside auditor)."""
+    assert cli(root, "plan", "authorize", str(fixture(name))).code == 0
+    with monkeypatch.context() as patched:
+        patched.setenv("GIT_AUTHOR_NAME", "Grace Auditor")
+        patched.setenv("GIT_AUTHOR_EMAIL", "grace@example.test")
+        assert cli(root, "plan", "audit", str(fixture(name))).code == 0
+
+
 def test_3_compatible_root_reuse_accepted_only_with_explicit_short_circuit(
-        plan_repo: Path, cli) -> None:
+        plan_repo: Path, cli, monkeypatch) -> None:
+    authorize_and_audit(cli, plan_repo, "compatible_root_reuse.toml", monkeypatch)
     accepted = parse(cli(plan_repo, "plan", "validate",
                             str(fixture("compatible_root_reuse.toml")), "--json"))
     assert accepted["decision"] == "accepted"
     assert accepted["authority"]["kind"] == "risk_audit"
+    assert accepted["authority"]["email"] == "grace@example.test"
     lookup = cli(plan_repo, "plan", "validate", str(fixture("compatible_root_lookup.toml")),
                     "--json")
     assert lookup.code == 1
@@ -57,7 +68,8 @@ def test_3_compatible_root_reuse_accepted_only_with_explicit_short_circuit(
 
 
 def test_4_retry_to_success_accepted_only_when_completion_is_distinguished(
-        plan_repo: Path, cli) -> None:
+        plan_repo: Path, cli, monkeypatch) -> None:
+    authorize_and_audit(cli, plan_repo, "retry_success.toml", monkeypatch)
     accepted = cli(plan_repo, "plan", "validate", str(fixture("retry_success.toml")))
     assert accepted.code == 0, accepted
     inbox_only = cli(plan_repo, "plan", "validate", str(fixture("retry_inbox_only.toml")),

@@ -94,11 +94,25 @@ def test_hostile_text_cannot_forge_markup(repo: Path, correx: Callable[..., CliR
 
 
 def test_markdown_text_escapes_each_kind_of_hostile_character() -> None:
-    assert markdown_text("a*b_c") == "a\\*b\\_c"
-    assert markdown_text("<b>&") == "&lt;b&gt;&amp;"
+    assert markdown_text("a*b _c_") == "a\\*b \\_c\\_"
+    assert markdown_text("<b>&") == "&lt;b>&amp;"
     assert markdown_text("x\ny\u202e\x1b") == "x\\\\x0ay\\\\u202e\\\\x1b"
-    assert markdown_text("[t](u)|") == "\\[t\\]\\(u\\)\\|"
+    assert markdown_text("[t](u)|`~$") == "\\[t\\](u)\\|\\`\\~\\$"
+    assert markdown_text("@admin a@b") == "\\@admin a@b"
     assert html_text("</pre>\n\t\u2067", keep_newlines=True) == "&lt;/pre&gt;\n\t\\u2067"
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("# title", "\\# title"), ("- item", "\\- item"), ("+ item", "\\+ item"),
+    ("> quote", "\\> quote"), ("12. item", "12\\. item"), ("3) item", "3\\) item")])
+def test_markdown_text_escapes_a_leading_block_marker(raw: str, shown: str) -> None:
+    assert markdown_text(raw) == shown
+
+
+def test_markdown_text_leaves_dates_emails_paths_and_words_plain() -> None:
+    for plain in ("2026-12-02T20:04:22Z", "maintainers@users.noreply.github.com",
+                  "src/pkg/mod.py", "workspace_changed", "main..HEAD", "it's \"fine\" (1/2)"):
+        assert markdown_text(plain) == plain
 
 
 @pytest.mark.parametrize("fmt", [["--format", "json"], ["--json"]])
@@ -126,3 +140,30 @@ def test_report_of_an_unknown_revision_exits_2(
     result = correx(repo, "report", "nowhere..HEAD")
     assert result.code == 2, result
     assert "nowhere" in result.stderr
+
+
+def test_report_shows_the_latest_observation_per_expectation(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    handle = discover_in_process(repo)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    record(repo, verification_draft(handle, tree, "fail", tail="OLD FAILURE\n"), seconds=1)
+    record(repo, verification_draft(handle, tree, "pass"), seconds=2)
+    out = correx(repo, "report", "HEAD").stdout
+    assert "- ✓ verification pass **test** by ada@example.test at " \
+           "2026-01-01T00:00:02.000000Z (latest of 2 observations)" in out
+    assert "OLD FAILURE" not in out and "<details>" not in out
+
+
+def test_commits_sharing_a_tree_share_one_entry(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "a.txt", "a\n")
+    tree = commit_all(repo, "first")
+    first = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "commit", "-q", "--allow-empty", "-m", "same tree")
+    record(repo, verification_draft(discover_in_process(repo), tree, "fail", tail="BOOM\n"))
+    out = correx(repo, "report", f"{base}..HEAD").stdout
+    assert out.count("BOOM") == 1 and out.count("verification fail") == 1
+    assert f"Same tree as `{first[:12]}`: its facts are listed there." in out

@@ -1,0 +1,117 @@
+"""Agent hook calls as an agent pays for them: one whole `git correx assess --hook` process.
+
+Two measurements, whole processes, round-robin after one warm-up each:
+
+1. **PreToolUse Write, small repository** (a profile whose stage allows `/src/**`, the write
+   allowed — what nearly every call of an agent session is): target ≤ 0.1 s median. Shown
+   next to `python -c pass` (the interpreter's own start-up on this machine) and a denied
+   write (which records a `tool_call_assessed` event).
+2. **PostToolUse Bash, 50,000 files** (100 modified, 100 untracked, all inside the
+   manifest, so the call is allowed): one state scan plus one tree diff, reported in units
+   of `git status --porcelain` and next to `git correx state`.
+
+Prints medians, min and max, the load average before and after, and exits 1 when the
+PreToolUse median misses `--max-seconds`. Usage:
+
+    python benchmarks/bench_agent_hook.py [--runs N] [--files N] [--workdir DIR]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from common import (
+    IDENTITY,
+    correx_script,
+    git,
+    git_version,
+    make_large_repo,
+    markdown_table,
+    median,
+    standard_args,
+    time_commands,
+)
+
+PROFILE = 'version = 1\n\n[stages.implement]\nwrites = ["/src/**", "/untracked/**"]\n'
+PRE = "assess --hook claude-code, PreToolUse Write (allowed)"
+POST = "assess --hook claude-code, PostToolUse Bash (50k files)"
+
+
+def payload(event: str, root: Path, tool: str, **tool_input: str) -> str:
+    return json.dumps({"session_id": "bench", "transcript_path": "/tmp/t.jsonl",
+                       "cwd": str(root), "permission_mode": "default",
+                       "hook_event_name": event, "tool_name": tool, "tool_input": tool_input})
+
+
+def with_profile(repo: Path) -> Path:
+    if git(repo, "ls-tree", "HEAD", ".correx.toml").strip() == "":
+        (repo / ".correx.toml").write_text(PROFILE)
+        git(repo, "add", ".correx.toml")
+        git(repo, *IDENTITY, "commit", "-q", "--no-verify", "-m", "profile", "--",
+            ".correx.toml")
+    git(repo, "config", "correx.stage", "implement")
+    return repo
+
+
+def small_repo(workdir: Path) -> Path:
+    repo = workdir / "agent-small"
+    if not (repo / ".git").exists():
+        (repo / "src").mkdir(parents=True)
+        (repo / "src" / "app.py").write_text("VALUE = 1\n")
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, *IDENTITY, "commit", "-q", "--no-verify", "-m", "initial")
+    return with_profile(repo)
+
+
+def hook(root: Path, body: str, name: str) -> str:
+    """`git-correx assess --hook claude-code < file` under bash (the payload from a file)."""
+    path = root / ".git" / f"bench-{name}.json"
+    path.write_text(body)
+    return f"{shlex.join(correx_script())} assess --hook claude-code < {shlex.quote(str(path))}"
+
+
+def main() -> int:
+    parser = standard_args(__doc__ or "", max_ratio=0)
+    parser.add_argument("--max-seconds", type=float, default=0.1)
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    small = small_repo(args.workdir)
+    python = shlex.quote(sys.executable)
+    pre = time_commands({
+        PRE: hook(small, payload("PreToolUse", small, "Write", file_path="src/new.py",
+                                 content="x = 1\n"), "pre"),
+        "python -c pass": f"{python} -c pass",
+        "assess --hook claude-code, PreToolUse Write (denied, recorded)": hook(
+            small, payload("PreToolUse", small, "Write", file_path="docs/x.md",
+                           content="x\n"), "deny"),
+        "git status --porcelain (small)": "git status --porcelain >/dev/null",
+    }, args.runs, cwd=small)
+    large = with_profile(make_large_repo(args.workdir / f"agent-{args.files}",
+                                         files=args.files))
+    post = time_commands({
+        "git status --porcelain": "git status --porcelain >/dev/null",
+        POST: hook(large, payload("PostToolUse", large, "Bash", command="make"), "post"),
+        "git correx state": shlex.join([*correx_script(), "state"]) + " >/dev/null",
+    }, args.runs, cwd=large)
+    load_after = os.getloadavg()
+    print(f"{args.runs} runs, git {git_version()}, Python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} CPUs, load average before {load_before[0]:.2f}, "
+          f"after {load_after[0]:.2f}\n")
+    print("Small repository (1 file), PreToolUse:\n")
+    print(markdown_table(pre, PRE))
+    print(f"\n{args.files:,} files, 100 modified, 100 untracked, PostToolUse:\n")
+    print(markdown_table(post, "git status --porcelain"))
+    seconds = median(pre[PRE])
+    print(f"\nPreToolUse median {seconds:.3f} s (target {args.max_seconds} s); "
+          f"PostToolUse = {median(post[POST]) / median(post['git status --porcelain']):.2f}"
+          " x git status")
+    return 0 if seconds <= args.max_seconds else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""`git correx plan audit` and `git correx plan route`: the authorities outside the plan.
+
+An outside auditor audits a guarded plan's proof obligations; the corrective authority
+routes a step `split-required`. Both are recorded by the git identity that runs them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.cli.plan_cmd import plan_argument
+from gitcorrex.cli.session_cmd import transition_setup
+
+
+@click.command()
+@plan_argument
+@click.option("--proof", "proofs", multiple=True, metavar="STEP=MODE",
+              help="An obligation audited (repeatable; default: every one the plan declares).")
+@click.option("--note", default=None, help="What the auditor wants on record (≤ 1,024 chars).")
+@json_option
+def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: bool) -> int:
+    """Audit a guarded plan's proof obligations as your git identity; record
+    `plan_risk_audited`.
+
+    The audit counts only from an identity that did not authorize the plan. Exit 0 audited
+    (now or before), 1 refused (low-risk plan, structure, no obligations, the authorizer),
+    2 malformed plan or an unknown --proof.
+    """
+    from gitcorrex.plan.audit import audit_plan
+
+    repo, now, provenance = transition_setup()
+    out = audit_plan(repo, start_dir() / plan_file, proofs=proofs, note=note, now=now,
+                     provenance=provenance)
+    event = out.event or out.existing
+    if as_json:
+        emit_json({"plan": out.plan, "plan_id": out.plan_id, "audited": event is not None,
+                   "recorded": out.event is not None,
+                   "proofs": [p.model_dump(mode="json") for p in out.proofs],
+                   "event": event.model_dump(mode="json") if event else None,
+                   "findings": [f.model_dump(mode="json") for f in out.findings]})
+    elif event is None:
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not audited")
+        for finding in out.findings:
+            click.echo(f"  {finding.where}: {finding.message}\n    hint: {finding.hint}")
+    else:
+        when = "audited" if out.event else "already audited"
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by {event.field('name')} "
+                   f"<{event.field('email')}> at {event.at}")
+        for proof in out.proofs:
+            click.echo(f"  {proof.step}: {proof.failure_mode}")
+    return out.exit_code
+
+
+@click.command()
+@plan_argument
+@click.option("--step", "step_id", required=True, metavar="STEP", help="The step routed.")
+@click.option("--split", is_flag=True, required=True,
+              help="Route it split-required: its task boundary must split.")
+@click.option("--reason", required=True, help="Why (≤ 1,024 characters).")
+@json_option
+def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool) -> int:
+    """Route STEP of the plan `split-required` as your git identity; record `plan_routed`.
+
+    The step may not start and the plan is not accepted again: a replacement plan that
+    splits the task supersedes it. Exit 0 routed (now or before), 2 no such step or no
+    identity.
+    """
+    from gitcorrex.plan.route import route_split
+
+    repo, now, provenance = transition_setup()
+    out = route_split(repo, start_dir() / plan_file, step=step_id, reason=reason, now=now,
+                      provenance=provenance)
+    event = out.event or out.existing
+    assert event is not None
+    if as_json:
+        emit_json({"plan": out.plan, "plan_id": out.plan_id, "step": out.step,
+                   "route": "split-required", "recorded": out.event is not None,
+                   "event": event.model_dump(mode="json")})
+    else:
+        when = "routed" if out.event else "already routed"
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): step {out.step} {when} "
+                   f"split-required by {event.field('name')} <{event.field('email')}>")
+    return 0
