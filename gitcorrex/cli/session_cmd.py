@@ -124,6 +124,8 @@ def render_status(report: SessionReport) -> str:
             f"NOT valid here (workspace is {here.state_key[:12]}): re-verify"
         lines.append(f"  baseline {state.baseline.state_key[:12]} ({state.baseline.source}), "
                      f"{valid}")
+        if state.baseline.reason is not None:
+            lines.append(f"  baseline unverified at lock: {state.baseline.reason}")
     if state.pause is not None:
         lines.append(f"  paused: {state.pause.cause}: {state.pause.reason}")
     lines += [f"  open precondition: {p.path} (step {p.step}, {p.attempts} attempts)"
