@@ -5,18 +5,18 @@ Importing click costs ~35 ms, a sixth of keying a 50,000-file workspace; for exa
 argument lists the root group would do nothing but parse them, so we skip it. Every other
 argument list (help, typos, other commands) goes through click as usual, and so does a
 session status the light path cannot answer (it returns None: click's path reports it).
+Failures are mapped by the boundary (cli/boundary.py) that `main` runs everything in.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from gitcorrex.errors import CorrexError, ExitCode
+from gitcorrex.cli.boundary import error_text as error_text  # re-exported
+from gitcorrex.errors import ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 SESSION_STATUS = ("session", "status")
@@ -34,51 +34,32 @@ def run_fast(args: Sequence[str]) -> int | None:
     if tuple(args[:2]) == AGENT_HOOK:
         return run_agent_hook(args[2:])
     if tuple(args[:2]) == SESSION_STATUS:
-        return _session_status(args[2:])
+        return session_status(args[2:])
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None
-    return _guarded(lambda: state_text(Path.cwd(), as_json=as_json))
+    sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
+    return ExitCode.OK
 
 
-def _session_status(rest: Sequence[str]) -> int | None:
+def session_status(rest: Sequence[str]) -> int | None:
     """`session status [ID] [--json]` when the light path can answer, else None."""
+    import os
+
+    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.session.status_light import status_document
+
     as_json = "--json" in rest
     ids = [arg for arg in rest if arg != "--json"]
     if len(ids) > 1 or any(arg.startswith("-") for arg in ids) or rest.count("--json") > 1:
         return None
     given = ids[0] if ids else os.environ.get("CORREX_SESSION") or None
-    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.session.status_light import status_document
-
-    documents: list[dict[str, Any]] = []
-
-    def text() -> str | None:
-        document = status_document(discover_with_git(Path.cwd()), given)
-        if document is None:
-            return None
-        documents.append(document)
-        return status_json(document) if as_json else render_status(document)
-
-    code = _guarded(text)
-    return status_exit_code(documents[0]) if code == ExitCode.OK and documents else code
-
-
-def _guarded(produce: Callable[[], str | None]) -> int | None:
-    """Print what `produce` returns under the root's error rules; None when it had none."""
-    try:
-        text = produce()
-        if text is None:
-            return None
-        sys.stdout.write(text)
-    except CorrexError as exc:
-        sys.stderr.write(error_text(exc))
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("git correx: interrupted\n")
-        return ExitCode.INTERRUPTED
-    return ExitCode.OK
+    document = status_document(discover_with_git(Path.cwd()), given)
+    if document is None:
+        return None
+    sys.stdout.write(status_json(document) if as_json else render_status(document))
+    return status_exit_code(document)
 
 
 def run_agent_hook(args: Sequence[str]) -> int | None:
@@ -118,9 +99,3 @@ def state_text(start: Path, *, as_json: bool) -> str:
     document = {"state_key": result.state_key, "head_tree": result.head_tree,
                 "dirty": result.dirty}
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
-
-
-def error_text(exc: CorrexError) -> str:
-    """One line for what went wrong, one for what to do (shared with the click root)."""
-    hint = f"  hint: {exc.hint}\n" if exc.hint else ""
-    return f"git correx: error: {exc.message}\n{hint}"

@@ -54,7 +54,9 @@ def status(session_id: str | None, as_json: bool) -> int:
 @session.command(name="list")
 @json_option
 def list_cmd(as_json: bool) -> int:
-    """Every session in the ledger: id, plan, status, revision, active step."""
+    """Every session in the ledger: id, plan, status, revision, active step, and for a
+    paused one its cause, reason and (semantic terminal) admission."""
+    from gitcorrex.model.note_lines import printable
     from gitcorrex.session.status import list_sessions
 
     sessions = list_sessions(open_repo())
@@ -63,6 +65,10 @@ def list_cmd(as_json: bool) -> int:
     for s in [] if as_json else sessions:
         click.echo(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
                    f"{'  active ' + s.active_step if s.active_step else ''}")
+        if s.pause_cause is not None:
+            click.echo(printable(f"  paused: {s.pause_cause}: {s.pause_reason}"))
+        if s.admission is not None:
+            click.echo(printable(f"  admitted on: {s.admission}"))
     return 0
 
 
@@ -105,4 +111,3 @@ def transition_setup() -> tuple[Repository, Any, Provenance]:
 
     repo = open_repo()
     return repo, datetime.now(timezone.utc), current_provenance(repo)
-

@@ -26,6 +26,8 @@ def render_status(document: dict[str, Any]) -> str:
         valid = "valid here" if here["baseline_valid"] else \
             f"NOT valid here (workspace is {here['state_key'][:12]}): re-verify"
         lines.append(f"  baseline {baseline['state_key'][:12]} ({baseline['source']}), {valid}")
+        if baseline.get("reason") is not None:
+            lines.append(f"  baseline unverified at lock: {baseline['reason']}")
     if state["pause"] is not None:
         lines.append(f"  paused: {state['pause']['cause']}: {state['pause']['reason']}")
     lines += [f"  open precondition: {p['path']} (step {p['step']}, {p['attempts']} attempts)"

@@ -22,7 +22,7 @@ from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 
-from gitcorrex.errors import UnavailableError
+from gitcorrex.errors import UnavailableError, environmental_error
 
 UNOWNED_MAX_AGE_S = 3600.0
 _OWNED = re.compile(r"(\d+)-(\d+)-")
@@ -80,6 +80,9 @@ def reserve(directory: Path, prefix: str) -> str:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is not None:
+            raise fault from exc
         raise UnavailableError(
             f"cannot create a scratch file in {directory}: {exc.strerror}",
             hint="computing a state key needs write access to the git directory",

@@ -28,7 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitcorrex.errors import GitCommandError, UnavailableError
+from gitcorrex.errors import (
+    EnvironmentFaultError,
+    GitCommandError,
+    UnavailableError,
+    environmental_error,
+)
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
@@ -218,9 +223,31 @@ def _add_all(root: Path, env: dict[str, str], keep_fds: tuple[int, ...], *,
     try:
         run_git([*args, "add", "-A"], cwd=root, env=env, keep_fds=keep_fds)
     except GitCommandError as exc:
+        fault = _store_fault(root, exc)
+        if fault is not None:
+            raise fault from exc
+        embedded = "does not have a commit checked out" in exc.stderr
         raise UnavailableError(
             f"cannot compute the state key: `git add -A` failed on a private copy of the "
             f"index (yours was not touched):\n{exc.stderr.strip()}",
-            hint="fix what git reports above (an embedded repository with no commit: "
-            "commit in it or list it in .gitignore), then try again",
+            hint="commit in the embedded repository or list it in .gitignore, then try again"
+            if embedded else "fix what git reports above, then try again",
         ) from exc
+
+
+_WRITE_FAILED = ("insufficient permission", "out of diskspace", "write error",
+                 "unable to write", "unable to create")
+
+
+def _store_fault(root: Path, exc: GitCommandError) -> EnvironmentFaultError | None:
+    """A read-only, inaccessible or full object store behind git's failure, naming it."""
+    said = exc.stderr.lower()
+    if environmental_error(exc) is None and not any(words in said for words in _WRITE_FAILED):
+        return None
+    from gitcorrex.git.write_faults import object_store_fault
+
+    found = run_git(["rev-parse", "--path-format=absolute", "--git-path", "objects"],
+                    cwd=root, check=False).stdout
+    objects = Path(decode_path(found).strip() or root / ".git" / "objects")
+    return object_store_fault(objects) or environmental_error(exc)
+
