@@ -7,7 +7,9 @@ Two clones of one served bare repository. Each run starts from the same refs:
   has none of A's objects) holds 100 of its own; `git correx sync` in B fetches the
   10,000, unites the two notes trees and pushes the merge.
 Between runs the refs are put back (`update-ref`), so every run moves 10,000 events.
-Target: each median <= 5 s. Usage: python benchmarks/bench_sync.py [--events 10000] [--runs 5]
+`--loose` records with packing off (`correx.packEvents 0`), as before the ledger was packed.
+Target: each median <= 5 s.
+Usage: python benchmarks/bench_sync.py [--events 10000] [--runs 5] [--loose]
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ from gitcorrex.provenance import current_provenance
 
 LIMIT = 5.0
 REF = "refs/notes/correx"
-TRACKING = "refs/notes/remotes/origin/correx"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
@@ -41,7 +42,8 @@ def start_daemon(base: Path) -> tuple[subprocess.Popen[bytes], int]:
         port = probe.getsockname()[1]
     daemon = subprocess.Popen(
         ["git", "daemon", "--reuseaddr", "--enable=receive-pack", "--export-all",
-         f"--base-path={base}", f"--port={port}", "--listen=127.0.0.1", str(base)],
+         "--max-connections=0", f"--base-path={base}", f"--port={port}",
+         "--listen=127.0.0.1", str(base)],
         stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:
@@ -65,6 +67,14 @@ def record(path: Path, count: int, offset: int) -> str:
     return git(path, "rev-parse", REF).strip()
 
 
+def forget_ledger_refs(path: Path, under: str = "refs/notes/") -> None:
+    """Delete every ref under `under` (the shared and the writer refs, or their tracking
+    refs), so the next run pushes all events again."""
+    refs = git(path, "for-each-ref", "--format=%(refname)", under).split()
+    for ref in refs:
+        git(path, "update-ref", "-d", ref)
+
+
 def clone(root: Path, name: str, url: str) -> Path:
     """An empty repository with `origin` = the served one (the ledger is all it shares)."""
     git(root, "init", "-q", name)
@@ -83,6 +93,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--loose", action="store_true",
+                        help="never pack the ledger (correx.packEvents 0): the old behaviour")
     parser.add_argument("--workdir", type=Path, default=here / "work")
     args = parser.parse_args()
     root = args.workdir / "sync"
@@ -93,11 +105,14 @@ def main() -> int:
     daemon, port = start_daemon(root / "served")
     try:
         url = f"git://127.0.0.1:{port}/ledger.git"
-        tip_a = record(clone(root, "a", url), args.events, 0)
+        first = clone(root, "a", url)
+        if args.loose:
+            git(first, "config", "correx.packEvents", "0")
+        tip_a = record(first, args.events, 0)
         pushes, merges = [], []
         for run in range(args.runs):
-            git(served, "update-ref", "-d", REF)
-            subprocess.run(["git", "update-ref", "-d", TRACKING], cwd=root / "a", check=False)
+            forget_ledger_refs(served)
+            forget_ledger_refs(root / "a", "refs/notes/remotes/")
             pushes.append(timed_sync(root / "a"))
             fresh = clone(root, f"b{run}", url)
             record(fresh, 100, args.events + 100 * run)
@@ -108,7 +123,8 @@ def main() -> int:
     finally:
         daemon.terminate()
         daemon.wait()
-    print(f"# sync of {args.events} new events over git daemon on loopback; "
+    packing = "loose objects" if args.loose else "ledger packed every 1,000 events"
+    print(f"# sync of {args.events} new events over git daemon on loopback ({packing}); "
           f"load {os.getloadavg()[0]:.2f}")
     print("| case | median s | min s | max s |\n|---|---:|---:|---:|")
     for name, times in (("push 10,000 new events", pushes),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -78,6 +79,45 @@ def time_commands(
         for name, command in commands.items():
             times[name].append(_run_once(command, cwd))
     return times
+
+
+def time_commands_cpu(
+    commands: Mapping[str, Sequence[str] | str], runs: int, cwd: Path
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Like `time_commands`, plus each run's CPU seconds (user + system, children
+    included): on a shared, loaded machine CPU time moves far less than wall time."""
+    for command in commands.values():
+        _run_once(command, cwd)
+    wall: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            before = _children_cpu()
+            wall[name].append(_run_once(command, cwd))
+            cpu[name].append(_children_cpu() - before)
+    return wall, cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load_average() -> str:
+    """The machine's 1/5/15-minute load, printed with every result (others share it)."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def cpu_table(cpu: Mapping[str, Sequence[float]]) -> str:
+    """Median CPU ms per command (user + system of the whole process tree)."""
+    lines = ["| command | median CPU ms | min | max |", "|---|---:|---:|---:|"]
+    for name, values in cpu.items():
+        lines.append(f"| {name} | {median(values) * 1000:.1f} | {min(values) * 1000:.1f} "
+                     f"| {max(values) * 1000:.1f} |")
+    return "\n".join(lines)
 
 
 def _run_once(command: Sequence[str] | str, cwd: Path) -> float:

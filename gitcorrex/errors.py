@@ -6,6 +6,9 @@ called from tests or other programs without ever killing the process.
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 from enum import IntEnum
 
 
@@ -79,3 +82,58 @@ class TransitionRefusedError(CorrexError):
 
 class RevisionConflictError(UnavailableError):
     """The session moved on since the caller read it (compare-and-swap lost); resubmit."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) arrived; the exit code is 128 + it.
+
+    A KeyboardInterrupt, so every `except BaseException` cleanup (ending a command's process
+    group, deleting a temporary index) runs for SIGTERM exactly as it does for Ctrl-C.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_FAULT_CAUSES = {
+    errno.ENOSPC: ("no space left on device", "free space on that file system"),
+    errno.EDQUOT: ("disk quota exceeded", "free space or raise the quota"),
+    errno.EROFS: ("read-only file system", "run it where the repository is writable"),
+    errno.EACCES: ("permission denied", "check the permissions of that path for this user"),
+    errno.EPERM: ("operation not permitted", "check the permissions of that path for this user"),
+}
+
+
+class EnvironmentFaultError(UnavailableError):
+    """The machine stopped the command, not the check (no space, quota, read-only file
+    system, permissions): exit 3, one line, never a "fail" and never a traceback."""
+
+    def __init__(self, code: int, path: str | None) -> None:
+        cause, fix = _FAULT_CAUSES[code]
+        where = f" {path}" if path else ""
+        super().__init__(f"cannot write{where}: {cause}", hint=f"{fix}, then run the command "
+                         "again (nothing was recorded)")
+        self.errno = code
+        self.path = path
+
+
+def environmental_error(exc: BaseException) -> EnvironmentFaultError | None:
+    """The environmental fault behind `exc` (itself, a cause, or a libgit2 message naming one),
+    or None when `exc` is something else."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            return None
+        if isinstance(seen, EnvironmentFaultError):
+            return seen
+        if isinstance(seen, OSError) and seen.errno in _FAULT_CAUSES:
+            path = seen.filename2 if seen.filename2 is not None else seen.filename
+            return EnvironmentFaultError(seen.errno, None if path is None else str(path))
+        text = str(seen)
+        for code, (cause, _) in _FAULT_CAUSES.items():
+            if cause in text.lower() or os.strerror(code).lower() in text.lower():
+                quoted = re.search(r"'(/[^']+)'", text)
+                return EnvironmentFaultError(code, quoted.group(1) if quoted else None)
+        seen = seen.__cause__ or seen.__context__
+    return None

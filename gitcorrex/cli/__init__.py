@@ -8,11 +8,18 @@ from contextlib import suppress
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The only place that exits the process."""
+    """The only place that exits the process; everything runs inside the one boundary."""
+    from gitcorrex.cli.boundary import run_guarded
+
+    args = sys.argv[1:] if argv is None else argv
+    exit_now(run_guarded(lambda: _dispatch(args, argv)))
+
+
+def _dispatch(args: list[str], argv: list[str] | None) -> int:
+    """The click-free fast paths first, then click; verify's first scan started before."""
     from gitcorrex.cli import head_start
     from gitcorrex.cli.fast import run_fast
 
-    args = sys.argv[1:] if argv is None else argv
     head_start.start_for(args)
     try:
         code = run_fast(args)
@@ -22,7 +29,7 @@ def main(argv: list[str] | None = None) -> None:
             code = run(argv)
     finally:
         head_start.discard()
-    exit_now(code)
+    return code
 
 
 def exit_now(code: int) -> None:

@@ -2,7 +2,8 @@
 
 Importing click costs ~35 ms, a sixth of keying a 50,000-file workspace; for exactly these
 argument lists the root group would do nothing but parse them, so we skip it. Every other
-argument list (help, typos, other commands) goes through click as usual.
+argument list (help, typos, other commands) goes through click as usual. Failures are mapped
+by the boundary (cli/boundary.py) that `main` runs everything in.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcorrex.errors import CorrexError, ExitCode
+from gitcorrex.cli.boundary import error_text as error_text  # re-exported
+from gitcorrex.errors import ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 HOOK_RUN = ("hook", "run")
@@ -31,14 +33,7 @@ def run_fast(args: Sequence[str]) -> int | None:
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None
-    try:
-        sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
-    except CorrexError as exc:
-        sys.stderr.write(error_text(exc))
-        return exc.exit_code
-    except KeyboardInterrupt:
-        sys.stderr.write("git correx: interrupted\n")
-        return ExitCode.INTERRUPTED
+    sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return ExitCode.OK
 
 
@@ -79,9 +74,3 @@ def state_text(start: Path, *, as_json: bool) -> str:
     document = {"state_key": result.state_key, "head_tree": result.head_tree,
                 "dirty": result.dirty}
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
-
-
-def error_text(exc: CorrexError) -> str:
-    """One line for what went wrong, one for what to do (shared with the click root)."""
-    hint = f"  hint: {exc.hint}\n" if exc.hint else ""
-    return f"git correx: error: {exc.message}\n{hint}"

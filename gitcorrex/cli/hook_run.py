@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex.cli.fast import error_text
-from gitcorrex.errors import CorrexError, ExitCode, UsageError
+from gitcorrex.cli.boundary import run_guarded
+from gitcorrex.errors import ExitCode, UnavailableError, UsageError
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -27,28 +27,21 @@ HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
 
 
 def run_hook(name: str, args: Sequence[str]) -> int:
-    """Run hook `name` in the current directory; the exit code git acts on."""
-    try:
-        return _run(name, list(args))
-    except CorrexError as exc:
-        sys.stderr.write(error_text(exc))
-        sys.stderr.write(f"git correx: {name}: stopped, because the check could not run\n")
-        return int(exc.exit_code)
-    except ImportError as exc:
-        sys.stderr.write(f"git correx: {name}: {sys.executable} cannot import what the check "
-                         f"needs ({exc}); stopped\n  hint: reinstall git-correx for it, or run "
-                         "`git correx hooks install` with the Python that has it\n")
-        return ExitCode.UNAVAILABLE
-    except KeyboardInterrupt:
-        sys.stderr.write("git correx: interrupted\n")
-        return ExitCode.INTERRUPTED
-    except Exception:
-        import traceback
+    """Run hook `name` in the current directory; the exit code git acts on (boundary.py
+    maps every failure; a failed check says that the commit was stopped)."""
+    stopped = f"git correx: {name}: stopped, because the check could not run\n"
+    return run_guarded(lambda: _run_importing(name, list(args)), stopped=stopped)
 
-        traceback.print_exc()
-        sys.stderr.write(f"git correx: {name}: internal error (a bug; please report the "
-                         "traceback above); stopped\n")
-        return ExitCode.INTERNAL
+
+def _run_importing(name: str, args: list[str]) -> int:
+    """A hook's interpreter that lacks a dependency is unavailable (3), not a bug."""
+    try:
+        return _run(name, args)
+    except ImportError as exc:
+        raise UnavailableError(
+            f"{name}: {sys.executable} cannot import what the check needs ({exc})",
+            hint="reinstall git-correx for it, or run `git correx hooks install` with the "
+            "Python that has it") from exc
 
 
 def _run(name: str, args: list[str]) -> int:

@@ -1,4 +1,4 @@
-"""The root click group and the one error boundary that maps failures to exit codes.
+"""The root click group; failures go to the one error boundary (cli/boundary.py).
 
 Command modules import their use-cases inside the command body: pydantic and pygit2 cost
 ~200 ms to import, and `git correx state` must stay close to git's own speed.
@@ -11,9 +11,9 @@ import sys
 import click
 
 from gitcorrex import __version__
-from gitcorrex.cli.fast import error_text
+from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.cli.tree import give_full_summaries
-from gitcorrex.errors import CorrexError, ExitCode
+from gitcorrex.errors import ExitCode
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,7 +23,8 @@ def root() -> None:
     """Verified workspace states for coding agents, recorded as facts in git notes.
 
     Exit codes: 0 ok/pass, 1 check failed, 2 usage or configuration error,
-    3 unavailable, 4 internal error, 130 interrupted.
+    3 unavailable (also a full disk, a read-only file system, missing permissions),
+    4 internal error, 128+N stopped by signal N (130 Ctrl-C, 143 SIGTERM).
 
     `git correx COMMAND -h` shows a command's options; `git correx help [COMMAND]` prints
     the manual (also `man git-correx`).
@@ -33,6 +34,11 @@ def root() -> None:
 def run(argv: list[str] | None) -> int:
     """Run the CLI and return the exit code instead of exiting (tests call this)."""
     _register_commands()
+    return run_guarded(lambda: _invoke(argv))
+
+
+def _invoke(argv: list[str] | None) -> int:
+    """click's own outcomes here; every other failure goes to the boundary (boundary.py)."""
     try:
         result = root.main(args=argv, prog_name="git correx", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -43,27 +49,9 @@ def run(argv: list[str] | None) -> int:
     except click.ClickException as exc:
         exc.show()
         return ExitCode.USAGE
-    except (click.Abort, KeyboardInterrupt):
-        click.echo("git correx: interrupted", err=True)
-        return ExitCode.INTERRUPTED
-    except CorrexError as exc:
-        report_error(exc)
-        return exc.exit_code
-    except BrokenPipeError:
-        return ExitCode.OK
-    except Exception:
-        import traceback
-
-        traceback.print_exc()
-        click.echo("git correx: internal error (a bug); please report the traceback above",
-                   err=True)
-        return ExitCode.INTERNAL
+    except click.Abort as exc:  # click turned a signal into Abort: hand the signal on
+        raise (exc.__cause__ or KeyboardInterrupt()) from None
     return int(result) if isinstance(result, int) else ExitCode.OK
-
-
-def report_error(exc: CorrexError) -> None:
-    """One line for what went wrong, one for what to do."""
-    click.echo(error_text(exc), err=True, nl=False)
 
 
 def show_usage_error(exc: click.UsageError) -> None:

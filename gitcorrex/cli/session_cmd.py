@@ -52,7 +52,9 @@ def status(session_id: str | None, as_json: bool) -> int:
 @session.command(name="list")
 @json_option
 def list_cmd(as_json: bool) -> int:
-    """Every session in the ledger: id, plan, status, revision, active step."""
+    """Every session in the ledger: id, plan, status, revision, active step, and for a
+    paused one its cause, reason and (semantic terminal) admission."""
+    from gitcorrex.model.note_lines import printable
     from gitcorrex.session.status import list_sessions
 
     sessions = list_sessions(open_repo())
@@ -61,6 +63,10 @@ def list_cmd(as_json: bool) -> int:
     for s in [] if as_json else sessions:
         click.echo(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
                    f"{'  active ' + s.active_step if s.active_step else ''}")
+        if s.pause_cause is not None:
+            click.echo(printable(f"  paused: {s.pause_cause}: {s.pause_reason}"))
+        if s.admission is not None:
+            click.echo(printable(f"  admitted on: {s.admission}"))
     return 0
 
 
@@ -118,6 +124,8 @@ def render_status(report: SessionReport) -> str:
             f"NOT valid here (workspace is {here.state_key[:12]}): re-verify"
         lines.append(f"  baseline {state.baseline.state_key[:12]} ({state.baseline.source}), "
                      f"{valid}")
+        if state.baseline.reason is not None:
+            lines.append(f"  baseline unverified at lock: {state.baseline.reason}")
     if state.pause is not None:
         lines.append(f"  paused: {state.pause.cause}: {state.pause.reason}")
     lines += [f"  open precondition: {p.path} (step {p.step}, {p.attempts} attempts)"

@@ -63,7 +63,8 @@ def pause(session: str | None, kind: str | None, reason: str | None, claim_file:
           expect_revision: int | None, as_json: bool) -> int:
     """Pause the session: an operator's pause, or a semantic terminal one on a confirmed claim.
 
-    Claim outcomes: confirmed (exit 0, paused with its receipt), contradicted, unresolved,
+    A claim is considered only for a blocker edge the plan step declares. Claim outcomes:
+    confirmed (exit 0, paused with its receipt), not_declared, contradicted, unresolved,
     requires_user_authority (exit 1, nothing written); exit 3 when the context went stale.
     """
     from gitcorrex.errors import UsageError

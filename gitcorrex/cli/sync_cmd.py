@@ -33,6 +33,8 @@ def sync(remote: str, compact: bool, as_json: bool) -> int:
         click.echo(result.describe())
     for race in result.lost_races:
         click.echo(f"git correx: lost a race (retried or left to others): {race}", err=True)
+    for refusal in result.refused:
+        click.echo(f"git correx: {result.remote} refused {refusal}", err=True)
     for conflict in result.conflicts:
         click.echo(f"git correx: conflict: {conflict.describe()}", err=True)
     if result.conflicts:

@@ -21,6 +21,7 @@ from gitcorrex.git.config import config_value
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.write_faults import translates_write_faults
 
 DEFAULT_REF = "refs/notes/correx"
 ANCHORS = "anchors"
@@ -78,6 +79,7 @@ def ref_lock_path(repo: Repository, ref: str) -> Path:
     return repo.common_dir / f"{ref}.lock"
 
 
+@translates_write_faults
 def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob and return its oid (idempotent)."""
     return str(repo.shared_libgit2().create_blob(data))
@@ -137,6 +139,7 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
         pygit2.settings.enable_strict_hash_verification(True)
 
 
+@translates_write_faults
 def commit_notes(
     repo: Repository,
     ref: str,

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pygit2
-from pygit2.enums import FileMode, ObjectType
+from pygit2.enums import FileMode, ObjectType, SortMode
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.notes import signatures, swap_ref
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.write_faults import translates_write_faults
 
 _HEX = frozenset("0123456789abcdef")
 _OID_LENGTHS = (40, 64)
@@ -52,6 +53,25 @@ def is_ancestor(repo: Repository, ancestor: str, descendant: str) -> bool:
         return True
     handle = repo.shared_libgit2()
     return bool(handle.descendant_of(pygit2.Oid(hex=descendant), pygit2.Oid(hex=ancestor)))
+
+
+def tips_missing_from(repo: Repository, tips: Sequence[str], base: str | None) -> list[str]:
+    """The distinct `tips` that `base` does not contain (is not a descendant of), sorted.
+
+    One revision walk from every tip with `base` hidden: one `descendant_of` per tip cost
+    2-10 ms each against a ledger that 64 writers merged into (a merge-base search each).
+    """
+    unique = sorted(set(tips))
+    if base is None or not unique:
+        return unique
+    handle = repo.shared_libgit2()
+    walker = handle.walk(None, SortMode.NONE)
+    for tip in unique:
+        walker.push(pygit2.Oid(hex=tip))
+    walker.hide(pygit2.Oid(hex=base))
+    wanted = set(unique)
+    found = {str(commit.id) for commit in walker if str(commit.id) in wanted}
+    return sorted(found)
 
 
 def merge_notes_trees(repo: Repository, ours: str, theirs: str) -> MergedTree:
@@ -153,6 +173,7 @@ def _tree_of(handle: pygit2.Repository, commit: str) -> pygit2.Tree:
     return obj.tree
 
 
+@translates_write_faults
 def commit_merge(
     repo: Repository,
     ref: str,

@@ -23,7 +23,7 @@ from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 
-from gitcorrex.errors import UnavailableError
+from gitcorrex.errors import UnavailableError, environmental_error
 
 UNOWNED_MAX_AGE_S = 3600.0
 _OWNED = re.compile(r"(\d+)-(\d+)-")
@@ -80,6 +80,9 @@ def reserve(directory: Path, prefix: str) -> str:
     try:
         fd, path = tempfile.mkstemp(prefix=prefix + owner_tag(), dir=directory)
     except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is not None:
+            raise fault from exc
         raise UnavailableError(
             f"cannot create a scratch file in {directory}: {exc.strerror}",
             hint="computing a state key needs write access to the git directory",

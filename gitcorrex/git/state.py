@@ -28,7 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitcorrex.errors import GitCommandError, UnavailableError
+from gitcorrex.errors import (
+    EnvironmentFaultError,
+    GitCommandError,
+    UnavailableError,
+    environmental_error,
+)
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
@@ -83,13 +88,11 @@ class StateProbe:
         self._index: StateIndex = open_state_index(repo)
         self._trust: Callable[[], dict[str, Any]] | None = None
         self._pending: Callable[[], WorkspaceState] | None = None
-        self._last: tuple[list[int] | None, str] | None = None
+        self._last: tuple[list[int] | None, str] | None = self._index.recorded_tree()
         self._key: str | None = None
         self._base_key = self._index.record["key"] if self._index.record else None
-        if self._index.persistent:
-            self._trust = in_background(lambda: trust_fingerprint(root, common),
-                                        name="correx-trust")
-        self._head = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
+        self._queries = (root, common)
+        self._head: Callable[[], str | None] | None = None
 
     @property
     def on_kept_index(self) -> bool:
@@ -109,14 +112,30 @@ class StateProbe:
             return pending()
         return self._measure_now()
 
+    def _start_queries(self) -> None:
+        """HEAD's tree and the trust settings, asked while git scans (first time only)."""
+        if self._head is not None:
+            return
+        root, common = self._queries
+        if self._index.persistent:
+            self._trust = in_background(lambda: trust_fingerprint(root, common),
+                                        name="correx-trust")
+        self._head = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
+
     def _measure_now(self) -> WorkspaceState:
         self._key = None  # until this measurement succeeds, the index is not recorded
-        key = self._refresh()
-        if self._must_rebuild(key):
+        try:
+            key = self._refresh()
+        except GitCommandError:  # write-tree: an object the kept index names was pruned
+            if not self._index.persistent:
+                raise
+            key = ""
+        if not key or self._must_rebuild(key):
             self._index.rebuild()
             self._last = None
             key = self._refresh()
         self._key = self._base_key = key
+        assert self._head is not None
         head_tree = self._head()
         baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
@@ -125,7 +144,10 @@ class StateProbe:
         """`git add -A`, then `write-tree` unless git left the index as the last key saw it."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
-        _add_all(self._root, env, index.keep_fds, untracked_cache=self._untracked_cache())
+        adding = in_background(lambda: _add_all(self._root, env, index.keep_fds,
+                                                untracked_cache=self._untracked_cache()))
+        self._start_queries()  # the scan is the critical path: it starts first
+        adding()
         stamp = _stamp(index.path)
         if self._last is not None and stamp is not None and stamp == self._last[0]:
             return self._last[1]
@@ -156,6 +178,9 @@ class StateProbe:
             pending, self._pending = self._pending, None
             with suppress(Exception):
                 pending()
+        if self._head is not None:
+            with suppress(Exception):
+                self._head()  # its git process must not outlive the probe
         trust = None
         if self._trust is not None and self._key is not None:
             with suppress(Exception):
@@ -198,9 +223,31 @@ def _add_all(root: Path, env: dict[str, str], keep_fds: tuple[int, ...], *,
     try:
         run_git([*args, "add", "-A"], cwd=root, env=env, keep_fds=keep_fds)
     except GitCommandError as exc:
+        fault = _store_fault(root, exc)
+        if fault is not None:
+            raise fault from exc
+        embedded = "does not have a commit checked out" in exc.stderr
         raise UnavailableError(
             f"cannot compute the state key: `git add -A` failed on a private copy of the "
             f"index (yours was not touched):\n{exc.stderr.strip()}",
-            hint="fix what git reports above (an embedded repository with no commit: "
-            "commit in it or list it in .gitignore), then try again",
+            hint="commit in the embedded repository or list it in .gitignore, then try again"
+            if embedded else "fix what git reports above, then try again",
         ) from exc
+
+
+_WRITE_FAILED = ("insufficient permission", "out of diskspace", "write error",
+                 "unable to write", "unable to create")
+
+
+def _store_fault(root: Path, exc: GitCommandError) -> EnvironmentFaultError | None:
+    """A read-only, inaccessible or full object store behind git's failure, naming it."""
+    said = exc.stderr.lower()
+    if environmental_error(exc) is None and not any(words in said for words in _WRITE_FAILED):
+        return None
+    from gitcorrex.git.write_faults import object_store_fault
+
+    found = run_git(["rev-parse", "--path-format=absolute", "--git-path", "objects"],
+                    cwd=root, check=False).stdout
+    objects = Path(decode_path(found).strip() or root / ".git" / "objects")
+    return object_store_fault(objects) or environmental_error(exc)
+

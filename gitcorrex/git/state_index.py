@@ -41,7 +41,7 @@ from typing import Any
 
 from gitcorrex.git import owned_files
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.state_index_trust import file_stamp
+from gitcorrex.git.state_index_trust import file_stamp, object_store_stamp, pruning_stamp
 
 try:
     import fcntl
@@ -68,6 +68,17 @@ class StateIndex:
     user_stamp: list[int] | None = None
     lock_fd: int | None = None
     keep_fds: tuple[int, ...] = field(default=())
+    objects_of: Path | None = None
+
+    def recorded_tree(self) -> tuple[list[int], str] | None:
+        """The index stamp and key of the last run, when its tree is sure to be complete
+        still (no object removed since): `git write-tree` would give that key again."""
+        record = self.record
+        if record is None or self.objects_of is None or record.get("objects") is None:
+            return None
+        if record["objects"] != object_store_stamp(self.objects_of):
+            return None
+        return record["index"], record["key"]
 
     def rebuild(self) -> None:
         """Start over from the user's index (keeping its mtime: git's racy-entry rule
@@ -82,8 +93,12 @@ class StateIndex:
             if not self.persistent:
                 owned_files.remove(self.path)
             elif key is not None and trust is not None:
-                _write_record(Path(self.path), {"trust": trust, "user_index": self.user_stamp,
-                                                "index": file_stamp(self.path), "key": key})
+                _write_record(Path(self.path), {
+                    "trust": trust, "user_index": self.user_stamp, "index": file_stamp(self.path),
+                    "key": key,
+                    "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
+                    "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
+                })
         finally:
             if self.lock_fd is not None:
                 os.close(self.lock_fd)
@@ -101,23 +116,25 @@ def open_state_index(repo: Repository) -> StateIndex:
     if lock_fd is None:
         return _scratch_copy(repo.git_dir, source)
     try:
-        return _take_persistent(home, source, lock_fd)
+        return _take_persistent(home, source, lock_fd, repo.common_dir)
     except BaseException:
         os.close(lock_fd)
         raise
 
 
-def _take_persistent(home: Path, source: Path, lock_fd: int) -> StateIndex:
+def _take_persistent(home: Path, source: Path, lock_fd: int, common_dir: Path) -> StateIndex:
     index = home / INDEX_NAME
     with suppress(FileNotFoundError):
         os.unlink(str(index) + ".lock")  # a git killed mid-write: nobody else holds our lock
     record = _read_record(index)
     user_stamp = file_stamp(source)
     reusable = (record is not None and record.get("user_index") == user_stamp
-                and record.get("index") == file_stamp(index) and record.get("index") is not None)
+                and record.get("index") == file_stamp(index) and record.get("index") is not None
+                and record.get("pruning") == pruning_stamp(common_dir))
     _record_path(index).unlink(missing_ok=True)  # from here on a crash means: rebuild
     state = StateIndex(str(index), source, persistent=True, record=record if reusable else None,
-                       user_stamp=user_stamp, lock_fd=lock_fd, keep_fds=(lock_fd,))
+                       user_stamp=user_stamp, lock_fd=lock_fd, keep_fds=(lock_fd,),
+                       objects_of=common_dir)
     if not reusable:
         state.rebuild()
     return state

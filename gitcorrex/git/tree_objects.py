@@ -19,6 +19,7 @@ from pygit2.enums import FileMode
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.process import decode_path
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.write_faults import translates_write_faults
 
 BLOB_MODES = frozenset({0o100644, 0o100755})
 SYMLINK_MODE = 0o120000
@@ -120,6 +121,7 @@ def read_blobs_at(git_dir: str, oids: Sequence[str]) -> dict[str, bytes]:
     return found
 
 
+@translates_write_faults
 def write_flat_tree(repo: Repository, files: Mapping[str, bytes]) -> str:
     """One tree holding `files` (name → bytes) as blobs; returns its oid (idempotent)."""
     handle = repo.shared_libgit2()

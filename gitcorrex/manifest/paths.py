@@ -4,6 +4,8 @@ not normalise: `allowed/` matches `allowed/../x`), so such paths are violations 
 
 from __future__ import annotations
 
+from gitcorrex.model.printable import printable
+
 
 def path_problem(path: str) -> str | None:
     """Why `path` is not a canonical repo-relative path, or None when it is.
@@ -26,14 +28,5 @@ def path_problem(path: str) -> str | None:
 
 
 def printable_path(path: str) -> str:
-    """A path safe to print on a terminal: control characters and undecodable bytes escaped."""
-    out = []
-    for char in path:
-        code = ord(char)
-        if 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
-            out.append(char.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(char)
-    return "".join(out)
+    """A path safe to print on a terminal (model/printable.py: one escaping everywhere)."""
+    return printable(path)

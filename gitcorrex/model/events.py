@@ -11,10 +11,15 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from gitcorrex.model.session_object import SESSION_ID_PATTERN
+from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
+from gitcorrex.model.session_object import session_object_bytes as session_object_bytes
+from gitcorrex.model.session_object import session_object_oid as session_object_oid
+
 SCHEMA_VERSION = 1
 
 Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")]
-SessionId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
+SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
 
 KNOWN_KINDS = frozenset({
     "workspace_verification_observed",
@@ -95,20 +100,3 @@ class RecordedEvent(BaseModel):
         """A kind-specific field, or None when this event does not carry it."""
         extra = self.model_extra or {}
         return extra.get(name)
-
-
-def session_object_bytes(session: str) -> bytes:
-    """The blob a session's notes hang on; its hash is derivable from the id alone."""
-    return f"correx session {session}\n".encode()
-
-
-def git_blob_oid(data: bytes) -> str:
-    """The sha1 object id git gives `data` as a blob, computed without touching git."""
-    import hashlib
-
-    return hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
-
-
-def session_object_oid(session: str) -> str:
-    """Where a session's notes hang: the blob id of `session_object_bytes(session)`."""
-    return git_blob_oid(session_object_bytes(session))

@@ -19,6 +19,7 @@ from pydantic import ConfigDict, ValidationError
 
 from gitcorrex.model.canonical import canonical_json, content_id
 from gitcorrex.model.events import KNOWN_KINDS, SCHEMA_VERSION, RecordedEvent
+from gitcorrex.model.printable import printable
 
 ENVELOPE_KEYS = frozenset(
     {"v", "id", "kind", "at", "subjects", "session", "seq", "stage", "step", "state_key"}
@@ -82,15 +83,6 @@ class ScannedNotes:
 
     entries: list[LedgerEntry]
     problems: list[Problem]
-
-
-def printable(text: str) -> str:
-    """Escape control and non-printable characters so outside text cannot drive a terminal."""
-    if text.isprintable():
-        return text
-    return "".join(
-        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
-    )
 
 
 def event_line(fields: Mapping[str, Any], envelope: Mapping[str, Any]) -> str:

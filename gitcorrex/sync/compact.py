@@ -13,7 +13,7 @@ after the shared ref holds it. Old clones, which read only the shared ref, see i
 
 from __future__ import annotations
 
-from gitcorrex.git.notes_merge import is_ancestor
+from gitcorrex.git.notes_merge import tips_missing_from
 from gitcorrex.git.notes_transfer import RefUpdate, RemoteLedgers, writers_namespace
 from gitcorrex.sync.round import Round
 from gitcorrex.sync.unite import United
@@ -30,9 +30,9 @@ def compact_step(work: Round, united: United, fetched: RemoteLedgers) -> str | N
             return None
     work.shared_after = tip
     namespace = writers_namespace(work.ref)
+    outside = set(tips_missing_from(work.repo, list(fetched.writers.values()), tip))
     retire = [RefUpdate(namespace + writer, None, lease=held)
-              for writer, held in sorted(fetched.writers.items())
-              if is_ancestor(work.repo, held, tip)]
+              for writer, held in sorted(fetched.writers.items()) if held not in outside]
     if retire:
         statuses = work.push(retire)
         work.retired.extend(update.ref for update in retire

@@ -12,7 +12,8 @@ class SyncResult:
     """`outcome`: up-to-date, pulled, pushed, merged-and-pushed, compacted, or conflict
     (nothing written). `rounds`: fetch-unite-push rounds used (`attempts` in JSON is the
     same number, kept for older readers). `lost_races`: git's words for each push another
-    clone won, in order; `retired`: writer refs compaction removed from the remote."""
+    clone won, in order; `refused`: refusals of a ref the sync could do without (the
+    shared ref, a writer ref to retire); `retired`: writer refs compaction removed."""
 
     remote: str
     ref: str
@@ -26,6 +27,7 @@ class SyncResult:
     refs_pushed: list[str] = field(default_factory=list)
     events_gained: int = 0
     lost_races: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
     conflicts: list[SeqConflict] = field(default_factory=list)
 
@@ -39,7 +41,7 @@ class SyncResult:
                 "remote_tip": self.remote_tip, "rounds": self.rounds, "attempts": self.rounds,
                 "refs_fetched": self.refs_fetched, "refs_pushed": self.refs_pushed,
                 "events_gained": self.events_gained, "lost_races": self.lost_races,
-                "retired": self.retired,
+                "refused": self.refused, "retired": self.retired,
                 "conflicts": [conflict.as_dict() for conflict in self.conflicts]}
 
     def describe(self) -> str:

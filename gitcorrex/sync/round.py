@@ -29,6 +29,7 @@ class Round:
     shared_after: str | None = None
     pushed: list[str] = field(default_factory=list)
     lost_races: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
 
     @property
@@ -44,15 +45,17 @@ class Round:
     def push(self, updates: Sequence[RefUpdate], *, strict: Sequence[str] = ()
              ) -> dict[str, RefStatus]:
         """Push; record what was accepted and every lost race. A rejection that is no lost
-        race is fatal for the refs in `strict` (exit 3, git's words) and recorded otherwise."""
+        race is fatal for the refs in `strict` (exit 3, git's words), else recorded as refused."""
         tracking = {update.ref: self.tracking_of(update.ref) for update in updates}
         statuses = push_refs(self.repo, self.remote, updates, tracking)
         for update in updates:
             status = statuses[update.ref]
             if status.is_accepted:
                 self.pushed.append(update.ref)
-            elif status.is_lost_race or update.ref not in strict:
+            elif status.is_lost_race:
                 self.lost_races.append(status.describe())
+            elif update.ref not in strict:
+                self.refused.append(status.describe())
             else:
                 raise UnavailableError(
                     f"{self.remote} refused {status.describe()}",
@@ -64,4 +67,4 @@ class Round:
         return SyncResult(self.remote, self.ref, self.tracking, self.writer, outcome,
                           united.tip, remote_tip, self.rounds, self.refs_fetched,
                           list(self.pushed), self.gained, list(self.lost_races),
-                          list(self.retired), list(united.conflicts))
+                          list(self.refused), list(self.retired), list(united.conflicts))

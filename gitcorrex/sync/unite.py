@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 from gitcorrex.git import notes
 from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes_merge import NoteUnion, commit_merge, is_ancestor, merge_trees, tree_of
+from gitcorrex.git.notes_merge import (
+    NoteUnion,
+    commit_merge,
+    is_ancestor,
+    merge_trees,
+    tips_missing_from,
+    tree_of,
+)
 from gitcorrex.git.repository import Repository
 from gitcorrex.sync.conflicts import SeqConflict, find_seq_conflicts
 
@@ -39,8 +46,7 @@ def unite_tips(repo: Repository, ref: str, *, ours: str | None, tips: Sequence[s
     `settle`: make every new tip an ancestor of the result even when it brings no new line
     (compaction retires only writer refs the shared ref descends from).
     """
-    fresh = [tip for tip in sorted(set(tips))
-             if ours is None or not is_ancestor(repo, tip, ours)]
+    fresh = tips_missing_from(repo, tips, ours)
     if not fresh:
         return United(ours, False)
     tree, gained, unions = _fold(repo, ours, fresh)

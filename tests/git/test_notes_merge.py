@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcorrex.git.notes_merge import is_ancestor, merge_notes_trees, unite_lines
+from gitcorrex.git.notes_merge import (
+    is_ancestor,
+    merge_notes_trees,
+    tips_missing_from,
+    unite_lines,
+)
 from gitcorrex.git.repository import discover_in_process
 from tests.conftest import git, write
 from tests.ledger_facts import verify_tree
@@ -53,3 +58,20 @@ def test_merge_unites_lines_and_keeps_both_sides_anchors(repo: Path) -> None:
 def test_unite_lines_drops_duplicates_and_blank_lines() -> None:
     assert unite_lines(b"b\n\na\n", b"a\nc\n") == b"a\nb\nc\n"
     assert unite_lines(b"x", b"x\n") == b"x\n"
+
+
+def test_tips_missing_from_a_base_are_those_it_does_not_contain(repo: Path) -> None:
+    ours, theirs, _ = diverge(repo)
+    handle = discover_in_process(repo)
+    base = git(repo, "rev-parse", f"{ours}~2").strip()
+    tips = [theirs, base, ours, theirs]
+    assert tips_missing_from(handle, tips, ours) == [theirs]
+    assert tips_missing_from(handle, tips, base) == sorted({ours, theirs})
+    assert tips_missing_from(handle, tips, None) == sorted({base, ours, theirs})
+
+
+def test_merge_counts_the_distinct_lines_the_other_side_brings(repo: Path) -> None:
+    ours, theirs, _ = diverge(repo)
+    handle = discover_in_process(repo)
+    assert len(merge_notes_trees(handle, ours, theirs).gained) == 2
+    assert merge_notes_trees(handle, ours, ours).gained == frozenset()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -151,3 +152,26 @@ def test_a_second_probe_while_the_first_holds_the_kept_index_uses_a_copy(repo: P
             assert second.measure().state_key == reference_key(repo)
         assert first.measure().state_key == reference_key(repo)
     assert not list((repo / ".git").glob("correx-index-*"))
+
+
+def test_a_key_whose_tree_was_pruned_is_written_again(repo: Path) -> None:
+    write(repo, "dir/new.txt", "never committed\n")
+    for name in ("README.md", "dir/new.txt"):  # not racy: git has no reason to rewrite
+        os.utime(repo / name, (time.time() - 3600,) * 2)
+    key = key_of(repo)
+    assert key_of(repo) == key_of(repo) == key  # the last one reuses the recorded key
+    git(repo, "gc", "-q", "--prune=now")
+    assert subprocess.run(["git", "cat-file", "-e", key], cwd=repo).returncode != 0
+    assert key_of(repo) == key
+    assert "dir/new.txt" in git(repo, "ls-tree", "-r", "--name-only", key)  # before the
+    assert key == reference_key(repo)  # reference's own write-tree could restore it
+
+
+def test_a_blob_only_the_kept_index_held_is_hashed_again_after_gc(repo: Path) -> None:
+    write(repo, "untracked.txt", "hashed by us only\n")
+    os.utime(repo / "untracked.txt", (time.time() - 3600,) * 2)
+    key_of(repo)
+    git(repo, "gc", "-q", "--prune=now")  # git keeps what .git/index references, not ours
+    key = key_of(repo)
+    assert git(repo, "cat-file", "-p", f"{key}:untracked.txt") == "hashed by us only\n"
+    assert key == reference_key(repo)

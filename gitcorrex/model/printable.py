@@ -1,0 +1,28 @@
+"""Text from outside (paths, subjects, messages, command names) made safe for a terminal.
+
+One function for every human-readable output (check, assess, log, report, show, hook and
+error messages), so a name cannot look different in two commands. Escaped: control
+characters (C0, DEL, C1), bidi and other format characters (U+202E would display a path
+reversed in a CI log), line and paragraph separators, and bytes that were not UTF-8 (kept as
+surrogate escapes by `decode_path`), which print as `\\xNN` — the byte itself.
+"""
+
+from __future__ import annotations
+
+_SURROGATE_BYTES = range(0xDC80, 0xDD00)
+
+
+def printable(text: str) -> str:
+    """`text` with every character a terminal would act on, hide or reorder escaped."""
+    if text.isprintable():
+        return text
+    return "".join(_escaped(char) for char in text)
+
+
+def _escaped(char: str) -> str:
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if code in _SURROGATE_BYTES:
+        return f"\\x{code - 0xDC00:02x}"
+    return char.encode("unicode_escape").decode("ascii")

@@ -1,0 +1,155 @@
+"""The one error boundary, as real processes: stop signals end the command's process group
+and exit 128+N with nothing left behind; a machine that cannot write (full disk, read-only
+object store) is exit 3 with one line and the ledger tip unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT, git, run_correx, write
+from tests.verify.conftest import has_ledger, py, write_profile
+
+NOTES_REF = "refs/notes/correx"
+
+
+def late_writer(marker: Path) -> str:
+    """A profile command that writes `marker` 2 s after it starts."""
+    return py(f"import time; time.sleep(2); open({str(marker)!r}, 'w').write('late')")
+
+
+def correx_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def leftovers(root: Path) -> list[str]:
+    return sorted(name for name in os.listdir(root / ".git") if name.startswith("correx-"))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
+def test_stop_signal_ends_the_command_and_exits_128_plus_n(
+        make_repo: Callable[..., Path], tmp_path: Path, signum: int) -> None:
+    root = make_repo()
+    marker = tmp_path / "written"
+    write_profile(root, {"slow": late_writer(marker)}, {"e": ["slow"]}, default="e")
+    proc = subprocess.Popen([sys.executable, "-m", "gitcorrex", "verify"], cwd=root,
+                            env=correx_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum, err
+    assert f"interrupted ({signal.Signals(signum).name})" in err.decode()
+    time.sleep(1.6)  # past the moment the command would have written
+    assert not marker.exists()
+    assert leftovers(root) == [] and not has_ledger(root)
+
+
+def test_timeout_1_verify_stops_the_profile_command(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """The issue's reproduction: `timeout 1 git correx verify` (SIGTERM after 1 s)."""
+    root = make_repo()
+    marker = tmp_path / "written"
+    write_profile(root, {"slow": late_writer(marker)}, {"e": ["slow"]}, default="e")
+    proc = subprocess.run(["timeout", "--preserve-status", "1", sys.executable, "-m",
+                           "gitcorrex", "verify"], cwd=root, env=correx_env(),
+                          capture_output=True, check=False, timeout=30)
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    time.sleep(1.6)
+    assert not marker.exists()
+    assert leftovers(root) == [] and not has_ledger(root)
+
+
+@pytest.fixture
+def small_fs(tmp_path: Path) -> Iterator[Path]:
+    """A 4 MiB tmpfs at a fresh directory (root in a mount-capable environment only)."""
+    mount_point = tmp_path / "small"
+    mount_point.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (or a mount namespace)")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)],
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def fill(fs: Path, leave_kib: int) -> None:
+    """Fill `fs` until about `leave_kib` KiB are free."""
+    info = os.statvfs(fs)
+    free = info.f_bavail * info.f_frsize
+    with open(fs / "filler", "ab") as out:
+        out.write(b"\0" * max(free - leave_kib * 1024, 0))
+
+
+def full_disk_repo(fs: Path) -> Path:
+    root = fs / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, "README.md", "hello\n")
+    big = py("import os, sys; sys.stdout.write(os.urandom(1500000).hex())")
+    write_profile(root, {"ok": "python3 -c pass", "big": big},
+                  {"e": ["ok"], "big": ["big"]}, default="e", commit=False)
+    write(root, ".correx.toml",
+          (root / ".correx.toml").read_text() + '[stages.impl]\nwrites = ["/src/**"]\n')
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    assert run_correx(root, "verify").code == 0  # a ledger exists before the disk fills
+    return root
+
+
+def assert_unavailable(result: object, code: int, stderr: str) -> None:
+    assert code == 3, result
+    assert "no space left on device" in stderr, result
+    assert "Traceback" not in stderr and "fail" not in stderr.split("error:")[-1], result
+
+
+@pytest.mark.parametrize("command", [["verify"], ["verify", "--expect", "big"], ["state"], ["show"],
+                                     ["assess", "write", "docs/x.md", "--stage", "impl"]])
+def test_full_disk_is_unavailable_and_leaves_the_ledger_alone(
+        small_fs: Path, command: list[str]) -> None:
+    root = full_disk_repo(small_fs)
+    tip = git(root, "rev-parse", NOTES_REF).strip()
+    write(root, "src/app.py", "VALUE = 2\n")
+    fill(small_fs, leave_kib=0 if command[-1] != "big" else 200)
+    result = run_correx(root, *command)
+    assert_unavailable(result, result.code, result.stderr)
+    assert git(root, "rev-parse", NOTES_REF).strip() == tip
+    assert leftovers(root) == []
+
+
+@pytest.fixture
+def read_only_objects(repo: Path) -> Iterator[Path]:
+    objects = repo / ".git" / "objects"
+    if os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root")
+    steps = (["mount", "--bind", str(objects), str(objects)],
+             ["mount", "-o", "remount,ro,bind", str(objects)])
+    for step in steps:
+        if subprocess.run(step, capture_output=True, check=False).returncode != 0:
+            subprocess.run(["umount", str(objects)], capture_output=True, check=False)
+            pytest.skip("bind mounts are not allowed here")
+    try:
+        yield repo
+    finally:
+        subprocess.run(["umount", str(objects)], check=False)
+
+
+def test_read_only_object_store_gets_its_own_hint(read_only_objects: Path) -> None:
+    write(read_only_objects, "new.txt", "new\n")
+    result = run_correx(read_only_objects, "state")
+    assert result.code == 3, result
+    assert "read-only file system" in result.stderr and ".git/objects" in result.stderr
+    assert "embedded" not in result.stderr and "Traceback" not in result.stderr

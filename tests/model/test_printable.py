@@ -1,0 +1,78 @@
+"""One escaping for every terminal output: bidi and control characters and non-UTF-8 bytes
+in paths reach no terminal raw, whichever command prints them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gitcorrex.model.printable import printable
+from tests.conftest import REPO_ROOT, git, write
+
+RLO = "\u202e"
+PROFILE = ('version = 1\n[commands]\nok = "true"\n[expectations]\ne = ["ok"]\n'
+           '[defaults]\nexpectation = "e"\n[stages.impl]\nwrites = ["/src/**"]\n')
+
+
+@pytest.mark.parametrize(("raw", "shown"), [
+    ("plain/path.py", "plain/path.py"),
+    (f"x{RLO}yp.exe", "x\\u202eyp.exe"),
+    ("a\u2066b\u2069c\u200fd\u061ce", "a\\u2066b\\u2069c\\u200fd\\u061ce"),
+    ("tab\there\nnl\x1b[31m\x7f\x85", "tab\\there\\nnl\\x1b[31m\\x7f\\x85"),
+    (b"caf\xe9".decode("utf-8", "surrogateescape"), "caf\\xe9"),
+    ("naïve/日本", "naïve/日本"),
+])
+def test_printable_escapes_what_a_terminal_would_act_on(raw: str, shown: str) -> None:
+    assert printable(raw) == shown
+
+
+def correx_bytes(cwd: Path, *args: str | bytes) -> tuple[int, bytes, bytes]:
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=cwd, env=env,
+                          capture_output=True, check=False, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def assert_escaped(output: bytes, escaped: str) -> None:
+    assert RLO.encode() not in output and b"\xe9" not in output, output
+    assert escaped.encode() in output, output
+
+
+@pytest.fixture
+def project(make_repo: Callable[..., Path]) -> Path:
+    root = make_repo(files={".correx.toml": PROFILE, "src/app.py": "x = 1\n"})
+    git(root, "checkout", "-q", "-b", "feature")
+    return root
+
+
+@pytest.mark.parametrize(("name", "escaped"), [
+    (f"docs/{RLO}txt.exe".encode(), "docs/\\u202etxt.exe"),
+    (b"docs/caf\xe9.md", "docs/caf\\xe9.md"),
+])
+def test_check_and_assess_escape_bidi_and_undecodable_paths(
+        project: Path, name: bytes, escaped: str) -> None:
+    path = Path(os.fsdecode(project)) / os.fsdecode(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"spoof\n")
+    code, out, err = correx_bytes(project, "assess", "write", name, "--stage", "impl")
+    assert code == 1
+    assert_escaped(out + err, escaped)
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "outside the manifest")
+    code, out, err = correx_bytes(project, "check", "main..feature", "--stage", "impl")
+    assert code == 1
+    assert_escaped(out + err, escaped)
+
+
+def test_state_verify_and_log_take_non_utf8_and_bidi_names(project: Path) -> None:
+    write(project, f"src/{RLO}gnp.py", "x\n")
+    (Path(os.fsdecode(project)) / os.fsdecode(b"src/caf\xe9.py")).write_bytes(b"y\n")
+    for command in (["state"], ["verify"], ["log"], ["show"]):
+        code, out, err = correx_bytes(project, *command)
+        assert code == 0, (command, out, err)
+        assert RLO.encode() not in out + err
