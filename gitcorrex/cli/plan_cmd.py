@@ -77,8 +77,9 @@ def validate(plan_file: Path, as_json: bool) -> int:
     outcome = validate_plan(repo, path, now=now, provenance=provenance)
     fields = outcome.fields
     if as_json:
-        emit_json({**fields.model_dump(mode="json"), "accepted": outcome.accepted,
-                   "event": outcome.event.id})
+        from gitcorrex.api.flow_results import PlanValidation  # one document: the API's
+
+        emit_json(PlanValidation.of(outcome))
         return outcome.exit_code
     by = _authority_text(fields.authority.model_dump() if fields.authority else None)
     click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
