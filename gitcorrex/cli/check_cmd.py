@@ -10,7 +10,9 @@ import click
 from gitcorrex.cli.options import json_option, start_dir
 
 if TYPE_CHECKING:
+    from gitcorrex.git.repository import Repository
     from gitcorrex.manifest.range_report import RangeReport
+    from gitcorrex.review.require_pass import RequiredPass
 
 
 @click.command()
@@ -25,9 +27,14 @@ if TYPE_CHECKING:
     "--require-pass", is_flag=True,
     help="Also require a recorded pass on HEAD's tree (exit 1 without one).",
 )
+@click.option(
+    "--require-signed", is_flag=True,
+    help="Count only passes whose ledger commit git verifies as signed by a trusted key "
+    "(implies --require-pass; also `git config correx.requireSigned true`).",
+)
 @json_option
 def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
-          as_json: bool) -> int:
+          require_signed: bool, as_json: bool) -> int:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
@@ -35,7 +42,8 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     are not canonical (`..`, `.git`, empty components) are always violations. Read-only
     unless --record.
     Exit 0 clean, 1 violations (or, with --require-pass, no recorded pass on the head's
-    tree), 2 bad range or profile, 3 history missing (shallow clone).
+    tree; with --require-signed, none added by a ledger commit signed by a trusted key),
+    2 bad range or profile, 3 history missing (shallow clone).
     """
     from datetime import datetime, timezone
 
@@ -56,20 +64,29 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
         )
         click.echo(f"git correx: recorded {len(events)} assessment(s)", err=True)
     document, code = report.as_dict(), report.exit_code
-    if require_pass:  # the one addition for CI that trusts recorded passes
-        from gitcorrex.review.require_pass import head_status
-
-        status = head_status(repo, commit=report.head)
-        document["required_pass"] = status.as_dict()
-        code = max(code, 0 if status.result == "pass" else 1)
+    required = _required_pass(repo, report.head, require_pass, require_signed)
+    if required is not None:  # the one addition for CI that trusts recorded passes
+        document["required_pass"] = required.as_dict()
+        code = max(code, 0 if required.ok else 1)
     if as_json:
         click.echo(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True))
     else:
         click.echo(render_text(report), nl=False)
-        if require_pass:
-            click.echo(f"head tree {status.tree[:12]}: {status.mark} {status.result}"
-                       + ("" if status.result == "pass" else " (a recorded pass is required)"))
+        if required is not None:
+            click.echo(required.describe())
     return code
+
+
+def _required_pass(repo: Repository, head: str, require_pass: bool,
+                   require_signed: bool) -> RequiredPass | None:
+    """The head's counted status when a pass is required; signed as flag or config say."""
+    if not (require_pass or require_signed):
+        return None
+    from gitcorrex.git.signing import is_signature_required
+    from gitcorrex.review.require_pass import required_pass
+
+    signed = require_signed or is_signature_required(repo)
+    return required_pass(repo, commit=head, signed=signed)
 
 
 def render_text(report: RangeReport) -> str:

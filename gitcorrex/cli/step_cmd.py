@@ -39,6 +39,11 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
     repo, now, provenance = transition_setup()
     out = start_step(repo, selected(repo, session), step_id, expect_revision=expect_revision,
                      now=now, provenance=provenance)
+    if as_json:
+        from gitcorrex.api.flow_results import StepStarted  # one document: the API's
+
+        emit_json(StepStarted.of(out))
+        return 0
     return _admitted(as_json, {"session": out.session, "step": out.step,
                                "state_key": out.state_key, "revision": out.events[-1].seq},
                      out.events, f"step {out.step} started (session {out.session}, "
@@ -58,7 +63,8 @@ def pause(session: str | None, kind: str | None, reason: str | None, claim_file:
           expect_revision: int | None, as_json: bool) -> int:
     """Pause the session: an operator's pause, or a semantic terminal one on a confirmed claim.
 
-    Claim outcomes: confirmed (exit 0, paused with its receipt), contradicted, unresolved,
+    A claim is considered only for a blocker edge the plan step declares. Claim outcomes:
+    confirmed (exit 0, paused with its receipt), not_declared, contradicted, unresolved,
     requires_user_authority (exit 1, nothing written); exit 3 when the context went stale.
     """
     from gitcorrex.errors import UsageError

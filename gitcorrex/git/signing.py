@@ -18,6 +18,7 @@ from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
 SIGN_CONFIG = "correx.sign"
+REQUIRE_CONFIG = "correx.requireSigned"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0", ""}
 
@@ -34,13 +35,22 @@ class CommitSignature:
 
 def is_signing_enabled(repo: Repository) -> bool:
     """`git config correx.sign` as a boolean; unset means off, a typo is an error."""
-    value = config_value(repo, SIGN_CONFIG)
+    return _config_flag(repo, SIGN_CONFIG)
+
+
+def is_signature_required(repo: Repository) -> bool:
+    """`git config correx.requireSigned`: the CI gate counts only signed passes."""
+    return _config_flag(repo, REQUIRE_CONFIG)
+
+
+def _config_flag(repo: Repository, key: str) -> bool:
+    value = config_value(repo, key)
     if value is None or value.lower() in _FALSE:
         return False
     if value.lower() in _TRUE:
         return True
-    raise ConfigError(f"git config {SIGN_CONFIG}: {value!r} is not a boolean",
-                      hint=f"`git config {SIGN_CONFIG} true` or `false`")
+    raise ConfigError(f"git config {key}: {value!r} is not a boolean",
+                      hint=f"`git config {key} true` or `false`")
 
 
 def sign_commit(repo: Repository, commit: str) -> str:

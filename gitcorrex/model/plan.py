@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import git_blob_oid
+from gitcorrex.model.session_claims import ClaimClass, Named
 
 PLAN_VERSION = 1
 LEGACY_PLAN_VERSION = 0
@@ -81,8 +82,27 @@ class Dependency(BaseModel):
     requires: list[Index]
 
 
+class BlockerEdge(BaseModel):
+    """A blocker claim that may pause this step terminally: the workflow author's declared
+    edge (seed 004). `pause --claim` is admitted only when class, provider and fact match
+    one; the claim's subject and expected value stay the claim's own."""
+
+    model_config = _STRICT
+
+    claim_class: ClaimClass = Field(alias="class", strict=False)
+    provider: Named
+    fact: Named
+
+    def matches(self, claim_class: ClaimClass, provider: str, fact: str) -> bool:
+        return (self.claim_class, self.provider, self.fact) == (claim_class, provider, fact)
+
+    def __str__(self) -> str:
+        return f"{self.claim_class.value} {self.provider}:{self.fact}"
+
+
 class PlanStep(BaseModel):
-    """One increment. `verification_map` is None only when absent (legacy or incomplete)."""
+    """One increment. `verification_map` is None only when absent (legacy or incomplete);
+    `blockers` is None when the step declares none (so older plans keep their identity)."""
 
     model_config = _STRICT
 
@@ -96,6 +116,7 @@ class PlanStep(BaseModel):
     checks: list[Name] = Field(default_factory=list)
     verification_map: list[OutputEvidence] | None = None
     dependencies: list[Dependency] = Field(default_factory=list)
+    blockers: list[BlockerEdge] | None = None
 
 
 class ProofObligation(BaseModel):

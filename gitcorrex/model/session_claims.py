@@ -43,6 +43,7 @@ class ClaimOutcome(str, Enum):
     """Only `confirmed` admits the pause; every other outcome changes nothing."""
 
     CONFIRMED = "confirmed"
+    NOT_DECLARED = "not_declared"
     CONTRADICTED = "contradicted"
     UNRESOLVED = "unresolved"
     REQUIRES_USER_AUTHORITY = "requires_user_authority"
@@ -82,7 +83,8 @@ class ProviderObservation(BaseModel):
 
 
 class AdmissionReceipt(BaseModel):
-    """The bounded proof a semantic terminal pause was admitted on (seed 004)."""
+    """The bounded proof a semantic terminal pause was admitted on (seed 004); `declared_by`
+    is the plan step whose declared edge admitted it (None in receipts older than edges)."""
 
     model_config = _RECORD
 
@@ -95,6 +97,7 @@ class AdmissionReceipt(BaseModel):
     decided_at: datetime
     revision: StrictInt = Field(ge=0)
     context: Named
+    declared_by: Named | None = None
 
 
 def check_bounded(value: Any, where: str) -> None:

@@ -7,7 +7,7 @@ field, which anyone can set to any name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gitcorrex.git.notes_history import introducing_commit
@@ -47,6 +47,18 @@ def signers_of(repo: Repository, tip: str | None, wanted: Mapping[str, str]) -> 
     checks = verify_commit_signatures(repo, sorted({c for c in commits.values() if c}))
     return {tree: _signer(repo, commit, checks.get(commit or ""))
             for tree, commit in commits.items()}
+
+
+def event_signers(repo: Repository, tip: str | None, subject: str,
+                  events: Sequence[str]) -> dict[str, Signer]:
+    """event id → the signer of the ledger commit that added that event to `subject`'s note."""
+    if tip is None:
+        return {}
+    commits = {event: introducing_commit(repo, tip, subject, f'"id":"{event}"'.encode())
+               for event in events}
+    checks = verify_commit_signatures(repo, sorted({c for c in commits.values() if c}))
+    return {event: _signer(repo, commit, checks.get(commit or ""))
+            for event, commit in commits.items()}
 
 
 def _signer(repo: Repository, commit: str | None, check: CommitSignature | None) -> Signer:

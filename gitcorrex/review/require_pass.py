@@ -3,17 +3,103 @@
 For CI that trusts verifications recorded elsewhere (a developer's clone, an agent's run)
 instead of running the commands again: the ledger is fetched, and only a `pass` on
 exactly the head's tree counts; fail, unavailable and none all fail the check.
+
+Anyone who can push the ledger ref can append a well-formed pass line (event ids are
+content hashes anyone can recompute). With signatures required (`--require-signed`,
+`git config correx.requireSigned true`) an event counts only when the ledger commit that
+added its line carries a signature git verifies as good by a key it trusts (`%G?` = G:
+`gpg.ssh.allowedSignersFile`, or a trusted OpenPGP key); the newest such verification is
+the tree's status. Unsigned or untrusted lines are ignored, so a forged line can neither
+pass nor block the gate (docs/security-model.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gitcorrex.git.history import tree_of
 from gitcorrex.git.repository import Repository
+from gitcorrex.model.note_lines import LedgerEntry
+from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.review.ledger_signers import Signer, event_signers
 from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
 
+_WHY = {
+    "unsigned": "is unsigned",
+    "unverifiable": "is signed, but git cannot check the signature (no allowed signers "
+                    "file or key for it)",
+    "untrusted": "is signed by a key git does not trust (not in gpg.ssh.allowedSignersFile "
+                 "or not a trusted OpenPGP key)",
+    "bad": "carries a bad signature",
+    "expired": "is signed with an expired signature",
+    "expired-key": "is signed with an expired key",
+    "revoked": "is signed with a revoked key",
+}
 
-def head_status(repo: Repository, *, commit: str) -> TreeStatus:
-    """The latest verification of `commit`'s tree; `result` is "pass" only on a pass."""
+
+@dataclass(frozen=True)
+class RequiredPass:
+    """The head tree's status as the gate counts it. With `signed`, `signer` vouches for the
+    counted event (or is the newest refused pass's), and `refused` says why none counted."""
+
+    status: TreeStatus
+    signed: bool = False
+    signer: Signer | None = None
+    refused: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status.result == "pass"
+
+    def as_dict(self) -> dict[str, object]:
+        document: dict[str, object] = dict(self.status.as_dict())
+        if self.signed:
+            document["signature"] = None if self.signer is None else self.signer.as_dict()
+            document["refused"] = self.refused
+        return document
+
+    def describe(self) -> str:
+        """One line for the CI log, naming the tree and, when it fails, why."""
+        status = self.status
+        line = f"head tree {status.tree[:12]}: {status.mark} {status.result}"
+        if self.ok and self.signer is not None:
+            return line + f" (signed: {self.signer.describe()})"
+        if self.ok:
+            return line
+        if self.refused:
+            return line + f" (a signed pass is required: {self.refused})"
+        required = "a signed pass" if self.signed else "a recorded pass"
+        return line + f" ({required} is required)"
+
+
+def required_pass(repo: Repository, *, commit: str, signed: bool) -> RequiredPass:
+    """The status the gate counts for `commit`'s tree (only signed events when `signed`)."""
     tree = tree_of(repo, commit)
-    return tree_status(tree, read_subjects(repo, [tree]).on(tree))
+    found = read_subjects(repo, [tree])
+    entries = found.on(tree)
+    if not signed:
+        return RequiredPass(tree_status(tree, entries))
+    mine = sorted((e for e in entries if e.kind == VERIFICATION_KIND),
+                  key=lambda entry: (entry.at, entry.id), reverse=True)
+    signers = event_signers(repo, found.tip, tree, [entry.id for entry in mine])
+    for entry in mine:
+        if signers[entry.id].state == "verified":
+            return RequiredPass(tree_status(tree, [entry]), True, signers[entry.id])
+    return _refused(tree, mine, signers)
+
+
+def _refused(tree: str, mine: list[LedgerEntry], signers: dict[str, Signer]) -> RequiredPass:
+    """No verification is signed: name the newest pass and what is wrong with it."""
+    newest_pass = next((entry for entry in mine if _is_pass(entry)), None)
+    if newest_pass is None:
+        return RequiredPass(TreeStatus(tree, "none"), True)
+    signer = signers[newest_pass.id]
+    where = f"ledger commit {signer.commit[:12]}" if signer.commit else "its ledger commit"
+    why = _WHY.get(signer.state, "cannot be verified")
+    refused = f"the pass {newest_pass.id[:12]} was added by {where}, which {why}"
+    return RequiredPass(TreeStatus(tree, "none"), True, signer, refused)
+
+
+def _is_pass(entry: LedgerEntry) -> bool:
+    return entry.event().field("result") == "pass"

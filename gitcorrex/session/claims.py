@@ -1,6 +1,7 @@
 """`git correx pause --claim CLAIM.json`: admit a semantic terminal pause on a trusted fact.
 
-The order is the seed's (004): snapshot the context (session, revision, active step,
+The order is the seed's (004): the claim must match an edge the plan declares (edges.py,
+else `not_declared`); snapshot the context (session, revision, active step,
 state key, ledger tip); let the trusted provider observe outside the append loop; take
 the decision time *after* it ran and check freshness against it; compare the value
 exactly; then, inside the compare-and-swap, require the context to be unchanged before
@@ -32,8 +33,10 @@ from gitcorrex.model.session_claims import (
 from gitcorrex.model.session_events import PauseCause, SessionPausedFields, Transition
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.session.context import existing_state, state_at
+from gitcorrex.session.edges import declaring_step, not_declared
 from gitcorrex.session.exact import exactly_equal, load_exact_json
 from gitcorrex.session.pause import pause_draft, refuse_if_not_running
+from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.providers import BUILT_IN, ObserveContext, Provider
 from gitcorrex.session.transition import run_transition
 
@@ -73,6 +76,11 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
     """Decide the claim; record the semantic terminal pause only when it is confirmed."""
     read = existing_state(repo, session)
     refuse_if_not_running(read)
+    plan = session_plan(repo, read.plan)
+    declared_by = declaring_step(plan, read, claim)
+    if declared_by is None:
+        return ClaimDecision(ClaimOutcome.NOT_DECLARED, not_declared(plan, read, claim),
+                             None, [])
     if claim.claim_class is ClaimClass.USER_AUTHORITY:
         return ClaimDecision(ClaimOutcome.REQUIRES_USER_AUTHORITY, "no provider can grant user "
                              "authority: a person must decide", None, [])
@@ -92,7 +100,8 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
     receipt = AdmissionReceipt(
         claim_class=claim.claim_class, provider=claim.provider, subject=claim.subject,
         fact=claim.fact, expected=claim.expected, observations=[seen],
-        decided_at=decided_at, revision=context.revision, context=context.digest())
+        decided_at=decided_at, revision=context.revision, context=context.digest(),
+        declared_by=declared_by)
     events = _record_pause(repo, context, receipt, now=clock(), provenance=provenance)
     return ClaimDecision(ClaimOutcome.CONFIRMED, "confirmed: the session is paused "
                          "(semantic_terminal)", seen, events)
@@ -104,7 +113,7 @@ def _record_pause(repo: Repository, context: _Context, receipt: AdmissionReceipt
     fields = SessionPausedFields(
         cause=PauseCause.SEMANTIC_TERMINAL, receipt=receipt,
         reason=f"confirmed {receipt.provider}:{receipt.fact} = {receipt.expected!r} on "
-               f"{receipt.subject[:12]}"[:1024])
+               f"{receipt.subject[:12]} (edge declared by step {receipt.declared_by})"[:1024])
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         if _Context.at(state, view, context.state_key) != context:

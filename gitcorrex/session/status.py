@@ -3,6 +3,8 @@ baseline still holds for this workspace (the one thing replay cannot say)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
@@ -33,7 +35,8 @@ class SessionReport(BaseModel):
 
 
 class SessionSummary(BaseModel):
-    """One line of `session list`."""
+    """One line of `session list`: with a pause, its cause and reason, and for a semantic
+    terminal pause the admission summary (seed 004: the list shows cause and admission)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -42,6 +45,9 @@ class SessionSummary(BaseModel):
     status: str
     revision: int
     active_step: str | None
+    pause_cause: str | None = None
+    pause_reason: str | None = None
+    admission: str | None = None
 
 
 def session_status(repo: Repository, session: str) -> SessionReport:
@@ -70,6 +76,21 @@ def list_sessions(repo: Repository) -> list[SessionSummary]:
 
 
 def _summary(state: SessionState) -> SessionSummary:
+    pause = state.pause
     return SessionSummary(session=state.session, plan_id=state.plan_id,
                           status=state.status.value, revision=state.revision,
-                          active_step=state.active_step)
+                          active_step=state.active_step,
+                          pause_cause=pause.cause if pause else None,
+                          pause_reason=pause.reason if pause else None,
+                          admission=admission_summary(pause.receipt) if pause else None)
+
+
+def admission_summary(receipt: dict[str, Any] | None) -> str | None:
+    """`verification:result = 'fail' on 1a2b3c4d5e6f, edge of step S1, decided at T`."""
+    if receipt is None:
+        return None
+    edge = receipt.get("declared_by")
+    return (f"{receipt.get('claim_class')} {receipt.get('provider')}:{receipt.get('fact')} = "
+            f"{receipt.get('expected')!r} on {str(receipt.get('subject'))[:12]}, "
+            f"{f'edge of step {edge}' if edge else 'no declared edge recorded'}, decided at "
+            f"{str(receipt.get('decided_at'))[:19]}Z, revision {receipt.get('revision')}")

@@ -54,17 +54,25 @@ sys.exit(1 if bad else 0)
 
 
 def step(step_id: str, writes: Sequence[str], *, deps: Sequence[str] = (),
-         stage: str = "implement", output: str | None = None) -> dict[str, Any]:
-    """One plan step with one output proven by its one check."""
+         stage: str = "implement", output: str | None = None,
+         blockers: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+    """One plan step with one output proven by its one check (and declared blocker edges)."""
     return {"id": step_id, "stage": stage, "writes": list(writes),
             "expected_outputs": [output or f"{step_id} works"],
             "checks": ["test" if stage == "implement" else "notes"],
             "verification_map": [{"output": 0, "evidence": [{"check": 0}]}],
-            "dependencies": [{"step": d, "requires": [0]} for d in deps]}
+            "dependencies": [{"step": d, "requires": [0]} for d in deps],
+            **({"blockers": list(blockers)} if blockers else {})}
 
 
-THREE_STEPS = [step("S1", ["src/a.py"]), step("S2", ["src/b.py"], deps=["S1"]),
-               step("S3", ["src/c.py"], deps=["S2"])]
+# The blocker claims S1 may be paused on (seed 004's declared edges), as the claim tests use.
+S1_EDGES = [{"class": "observed_fact", "provider": "verification", "fact": fact}
+            for fact in ("exit_code", "result", "stop_reason", "output")] + [
+    {"class": "user_authority", "provider": "verification", "fact": "exit_code"},
+    {"class": "observed_fact", "provider": "oracle", "fact": "exit_code"}]
+
+THREE_STEPS = [step("S1", ["src/a.py"], blockers=S1_EDGES),
+               step("S2", ["src/b.py"], deps=["S1"]), step("S3", ["src/c.py"], deps=["S2"])]
 
 
 @pytest.fixture
@@ -90,10 +98,14 @@ def plans(tmp_path: Path) -> Callable[..., Path]:
 
 def lock_ready(run: Callable[..., CliResult], root: Path, plan: Path,
                *extra: str) -> CliResult:
-    """authorize, validate, ground and lock `plan` on the current state; the lock's result."""
+    """authorize, validate, ground, verify (a new session's first baseline) and lock `plan`
+    on the current state; the lock's result."""
     for command in ("authorize", "validate", "ground"):
         result = run(root, "plan", command, str(plan))
         assert result.code == 0, result
+    if "--replaces" not in extra and "--baseline-unverified" not in extra:
+        verified = run(root, "verify", "--expect", "test", "--quiet")
+        assert verified.code == 0, verified
     return run(root, "plan", "lock", str(plan), *extra)
 
 
