@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from gitcorrex.cli.options import emit_json, json_option, start_dir
-from gitcorrex.cli.plan_cmd import plan_argument
+from gitcorrex.cli.options import emit_json, json_option
+from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 from gitcorrex.cli.session_cmd import transition_setup
 
 
@@ -32,8 +32,8 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
     from gitcorrex.plan.audit import audit_plan
 
     repo, now, provenance = transition_setup()
-    out = audit_plan(repo, start_dir() / plan_file, proofs=proofs, note=note, now=now,
-                     provenance=provenance)
+    path = plan_path(repo, plan_file)
+    out = audit_plan(repo, path, proofs=proofs, note=note, now=now, provenance=provenance)
     event = out.event or out.existing
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "audited": event is not None,
@@ -51,6 +51,7 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
                    f"<{event.field('email')}> at {event.at}")
         for proof in out.proofs:
             click.echo(f"  {proof.step}: {proof.failure_mode}")
+        echo_next("validate", path)
     return out.exit_code
 
 
@@ -71,8 +72,8 @@ def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool
     from gitcorrex.plan.route import route_split
 
     repo, now, provenance = transition_setup()
-    out = route_split(repo, start_dir() / plan_file, step=step_id, reason=reason, now=now,
-                      provenance=provenance)
+    out = route_split(repo, plan_path(repo, plan_file), step=step_id, reason=reason,
+                      now=now, provenance=provenance)
     event = out.event or out.existing
     assert event is not None
     if as_json:

@@ -77,8 +77,9 @@ def validate(plan_file: Path, as_json: bool) -> int:
     outcome = validate_plan(repo, path, now=now, provenance=provenance)
     fields = outcome.fields
     if as_json:
-        emit_json({**fields.model_dump(mode="json"), "accepted": outcome.accepted,
-                   "event": outcome.event.id})
+        from gitcorrex.api.flow_results import PlanValidation  # one document: the API's
+
+        emit_json(PlanValidation.of(outcome))
         return outcome.exit_code
     by = _authority_text(fields.authority.model_dump() if fields.authority else None)
     click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
@@ -129,21 +130,33 @@ def authorize(plan_file: Path, as_json: bool) -> int:
               help="Re-plan: supersede the running session's plan OLD (file or identity).")
 @click.option("--expect-revision", type=click.IntRange(min=0), default=None,
               help="With --replaces: refuse (exit 3) unless the session is at revision N.")
+@click.option("--baseline-unverified", is_flag=True,
+              help="Lock although nothing verified this state (needs --reason; recorded).")
+@click.option("--reason", default=None, help="Why the baseline is unverified (recorded).")
 @json_option
 def lock(plan_file: Path, session: str | None, replaces: str | None,
-         expect_revision: int | None, as_json: bool) -> int:
-    """Lock a validated plan grounded on the current state key; start its session.
+         expect_revision: int | None, baseline_unverified: bool, reason: str | None,
+         as_json: bool) -> int:
+    """Lock a validated plan grounded on, and verified on, the current state key; start its
+    session.
 
-    Prints the session id. Exit 0 locked, 1 something is missing (named) or the re-plan is
-    refused, 2 malformed plan, 3 the session moved on (re-plan).
+    Prints the session id. Exit 0 locked, 1 something is missing (named: e.g.
+    baseline_unverified, baseline_not_pass) or the re-plan is refused, 2 malformed plan or
+    --reason without --baseline-unverified, 3 the session moved on (re-plan).
     """
     from gitcorrex.session.lock import lock_plan
 
     repo, now, provenance = _setup()
     if replaces is not None and Path(replaces).is_file():
         replaces = str(start_dir() / replaces)
+    if reason is not None and not baseline_unverified:
+        from gitcorrex.errors import UsageError
+
+        raise UsageError("--reason explains --baseline-unverified; pass both or neither",
+                         hint="add --baseline-unverified, or drop --reason")
     out = lock_plan(repo, plan_path(repo, plan_file), session=session, now=now,
-                    provenance=provenance, replaces=replaces, expect_revision=expect_revision)
+                    provenance=provenance, replaces=replaces, expect_revision=expect_revision,
+                    baseline_unverified=(reason or "") if baseline_unverified else None)
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "session": out.session,
                    "state_key": out.state_key, "locked": bool(out.events),

@@ -39,6 +39,11 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
     repo, now, provenance = transition_setup()
     out = start_step(repo, selected(repo, session), step_id, expect_revision=expect_revision,
                      now=now, provenance=provenance)
+    if as_json:
+        from gitcorrex.api.flow_results import StepStarted  # one document: the API's
+
+        emit_json(StepStarted.of(out))
+        return 0
     return _admitted(as_json, {"session": out.session, "step": out.step,
                                "state_key": out.state_key, "revision": out.events[-1].seq},
                      out.events, f"step {out.step} started (session {out.session}, "

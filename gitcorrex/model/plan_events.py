@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from gitcorrex.model.events import Oid
 from gitcorrex.model.routes import Route
@@ -142,7 +142,9 @@ class PlanRoutedFields(BaseModel):
 class PlanLockedFields(BaseModel):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
-    The state key it was locked on is the envelope's `state_key`. A re-plan of a running
+    The state key it was locked on is the envelope's `state_key`; the passing observation
+    of it is `baseline_observation`, or `baseline_unverified` holds the reason given for
+    locking on a state nothing verified. A re-plan of a running
     session (`plan lock NEW --session ID --replaces OLD`) adds the plan it supersedes, the
     new plan's step ids, the steps that stay verified (`kept`) and the steps whose identity
     is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
@@ -158,6 +160,8 @@ class PlanLockedFields(BaseModel):
     replaces: Oid | None = None
     steps: list[str] | None = None
     kept: list[str] | None = None
+    baseline_observation: str | None = None
+    baseline_unverified: str | None = Field(default=None, max_length=1024)
     carried: list[str] | None = None
 
 

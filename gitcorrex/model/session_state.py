@@ -50,7 +50,11 @@ class StepState(BaseModel):
 
 
 class Baseline(BaseModel):
-    """The known-good state: the latest pass of the session (or the locked state before it)."""
+    """The known-good state: the latest pass of the session (or the locked state before it).
+
+    `source` is `observation`, `no_build_claim`, `lock` (verified by the lock's passing
+    observation) or `lock_unverified` (locked with `--baseline-unverified`: `reason` says why).
+    """
 
     model_config = _STATE
 
@@ -61,6 +65,7 @@ class Baseline(BaseModel):
     commands: list[str]
     changed_paths: list[str]
     changed_paths_omitted: int
+    reason: str | None = None
 
 
 class Pause(BaseModel):

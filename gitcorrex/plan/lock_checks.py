@@ -1,4 +1,5 @@
-"""What a lock needs and what is missing: validation, grounding on this state key, a new session.
+"""What a lock needs and what is missing: validation, grounding on this state key, a passing
+verification of this state key (the first step's baseline), a new session.
 
 The grounding event is written by `plan ground`; it is read defensively: its plan identity
 from the `plan` field, its state key from the envelope, its verdict from the `verdict`
@@ -17,6 +18,7 @@ from gitcorrex.model.plan_events import LOCKED_KIND, VALIDATED_KIND, Decision
 from gitcorrex.plan.context import PlanContext, latest
 
 GROUNDING_KIND = "plan_grounding_evaluated"
+VERIFICATION_KIND = "workspace_verification_observed"
 
 
 class Missing(BaseModel):
@@ -36,16 +38,50 @@ class LockFacts:
     validation: RecordedEvent | None
     grounding: RecordedEvent | None
     missing: list[Missing]
+    baseline: RecordedEvent | None = None
 
 
 def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str,
-                  state_key: str) -> LockFacts:
-    """Check every precondition against the ledger `view`; report all that fail."""
+                  state_key: str, baseline_required: bool = False) -> LockFacts:
+    """Check every precondition against the ledger `view`; report all that fail.
+
+    `baseline_required` (a new session's lock, unless `--baseline-unverified` records why
+    not) adds the need for a passing observation of the lock state; a re-plan keeps the
+    running session's baseline instead."""
     events = [e for e in view.events_on(context.subject) if e.field("plan") == context.identity]
     validation, problem = _validation(context, events)
     grounding, grounding_problem = _grounding(events, state_key)
-    missing = [m for m in (problem, grounding_problem, _session_problem(view, session)) if m]
-    return LockFacts(validation, grounding, missing)
+    baseline, baseline_problem = _baseline(view, state_key) if baseline_required else (None,
+                                                                                       None)
+    missing = [m for m in (problem, grounding_problem, baseline_problem,
+                           _session_problem(view, session)) if m]
+    return LockFacts(validation, grounding, missing, baseline)
+
+
+def _baseline(view: ledger.LedgerView,
+              state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
+    """The first step starts on the lock state: a verification of it must have passed (the
+    latest one on this state key decides)."""
+    observed = [e for e in view.events_on(state_key)
+                if e.kind == VERIFICATION_KIND and e.state_key == state_key]
+    last = latest(observed)
+    unverified = ("or lock it knowingly: `git correx plan lock PLAN --baseline-unverified "
+                  "--reason TEXT` (recorded)")
+    if last is None:
+        return None, Missing(code="baseline_unverified",
+                             message=f"nothing verified the workspace state {state_key[:12]} "
+                                     "the session would start on (no observation of it is "
+                                     "recorded)",
+                             hint=f"run `git correx verify` on this state, {unverified}")
+    result = last.field("result")
+    if result != "pass":
+        return None, Missing(code="baseline_not_pass",
+                             message=f"the latest verification of the workspace state "
+                                     f"{state_key[:12]} ({str(last.id)[:12]}) is {result}, "
+                                     "not pass",
+                             hint=f"fix what it reported and run `git correx verify`, "
+                                  f"{unverified}")
+    return last, None
 
 
 def _validation(context: PlanContext,

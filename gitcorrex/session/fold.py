@@ -123,9 +123,11 @@ def _locked(state: _Fold, event: FoldEvent) -> None:
         state.plans.append(plan)
     if event.field("replaces") is None:
         if state.baseline is None and event.state_key is not None:
-            state.baseline = Baseline(state_key=event.state_key, source="lock", event=event.id,
-                                      expectation=None, commands=[], changed_paths=[],
-                                      changed_paths_omitted=0)
+            unverified = event.field("baseline_unverified")
+            state.baseline = Baseline(
+                state_key=event.state_key, source="lock_unverified" if unverified else "lock",
+                event=event.id, expectation=None, commands=[], changed_paths=[],
+                changed_paths_omitted=0, reason=str(unverified) if unverified else None)
         return
     kept = set(_strings(event.field("kept")))
     carried = set(_strings(event.field("carried")))

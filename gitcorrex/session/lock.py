@@ -19,6 +19,7 @@ from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
+from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
     LOCKED_KIND,
@@ -27,7 +28,7 @@ from gitcorrex.model.plan_events import (
     SessionStartedFields,
 )
 from gitcorrex.plan.context import PlanContext, open_plan
-from gitcorrex.plan.lock_checks import Missing, lock_blockers
+from gitcorrex.plan.lock_checks import LockFacts, Missing, lock_blockers
 from gitcorrex.session.context import remember_session
 from gitcorrex.session.replan import replan_session
 
@@ -50,11 +51,20 @@ class LockOutcome:
 
 def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetime,
               provenance: Provenance, replaces: str | None = None,
-              expect_revision: int | None = None) -> LockOutcome:
+              expect_revision: int | None = None,
+              baseline_unverified: str | None = None) -> LockOutcome:
     """Lock the plan at `path` into `session` (generated when None) on the current state key.
 
-    With `replaces`, re-plan the running `session` instead (session/replan.py).
+    The lock state is the first step's baseline, so a passing observation of it is needed;
+    `baseline_unverified` (a non-empty reason) locks without one and records why. With
+    `replaces`, re-plan the running `session` instead (session/replan.py).
     """
+    if baseline_unverified is not None and not baseline_unverified.strip():
+        raise UsageError("--baseline-unverified needs a reason",
+                         hint="pass --reason TEXT saying why no verification is possible")
+    if baseline_unverified is not None and replaces is not None:
+        raise UsageError("--baseline-unverified applies to a new session, not a re-plan",
+                         hint="drop --baseline-unverified (a re-plan keeps its baseline)")
     context = open_plan(repo, path)
     session_id = session or f"{context.plan_id}-{secrets.token_hex(4)}"
     ledger.check_session_id(session_id)
@@ -65,12 +75,13 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
                        expect_revision=expect_revision, now=now, provenance=provenance)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        found = lock_blockers(context, view, session=session_id, state_key=state_key)
+        found = lock_blockers(context, view, session=session_id, state_key=state_key,
+                              baseline_required=baseline_unverified is None)
         missing[:] = found.missing
         if found.missing:
             return []
         assert found.validation is not None and found.grounding is not None
-        return _lock_drafts(context, session_id, state_key, found.validation, found.grounding)
+        return _lock_drafts(context, session_id, state_key, found, baseline_unverified)
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     if events:
@@ -79,13 +90,16 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
                        state_key=state_key, events=events, missing=missing)
 
 
-def _lock_drafts(context: PlanContext, session: str, state_key: str,
-                 validation: RecordedEvent, grounding: RecordedEvent) -> list[ledger.EventDraft]:
+def _lock_drafts(context: PlanContext, session: str, state_key: str, found: LockFacts,
+                 unverified: str | None) -> list[ledger.EventDraft]:
     plan = context.loaded.plan
+    assert found.validation is not None and found.grounding is not None
     started = SessionStartedFields(plan=context.identity, plan_id=plan.id,
                                    steps=[step.id for step in plan.steps])
-    locked = PlanLockedFields(plan=context.identity, plan_id=plan.id, validation=validation.id,
-                              grounding=grounding.id)
+    locked = PlanLockedFields(plan=context.identity, plan_id=plan.id,
+                              validation=found.validation.id, grounding=found.grounding.id,
+                              baseline_observation=found.baseline.id if found.baseline else None,
+                              baseline_unverified=bound_text(unverified) if unverified else None)
     subjects = (context.subject, state_key)
     return [
         ledger.EventDraft(kind=SESSION_STARTED_KIND, subjects=subjects, session=session,

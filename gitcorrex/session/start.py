@@ -119,9 +119,21 @@ def _check_baseline(state: SessionState, state_key: str) -> None:
                      hint="lock the plan again on a clean state")
     if baseline.state_key != state_key:
         raise refuse(f"the workspace ({state_key[:12]}) is not the known-good baseline "
-                     f"({baseline.state_key[:12]}, {baseline.source}): it changed after "
-                     "verification, so the baseline is invalid",
-                     hint="re-verify (`git correx verify`), or restore the verified state")
+                     f"({baseline.state_key[:12]}): {_baseline_story(baseline.source)}",
+                     hint="re-verify (`git correx verify`), or restore the baseline state")
+
+
+def _baseline_story(source: str) -> str:
+    """What the baseline is and what happened since, in the words of its source."""
+    if source == "lock_unverified":
+        return ("it is the state the plan was locked on, which nothing verified "
+                "(--baseline-unverified), and the workspace changed since the lock")
+    if source == "lock":
+        return "it is the verified state the plan was locked on, and the workspace changed since"
+    if source == "no_build_claim":
+        return ("it is the state a step without a build claim completed on, and the workspace "
+                "changed since")
+    return "the workspace changed after that verification, so the baseline is invalid"
 
 
 def _check_preconditions(state: SessionState, step: PlanStep, missing: set[str]) -> None:

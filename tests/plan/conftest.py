@@ -50,6 +50,12 @@ sys.exit(pathlib.Path("impl.txt").read_text() != "good\\n")
 """
 
 
+def verified(cli: Callable[..., CliResult], root: Path) -> None:
+    """A passing observation of the current state: the baseline `plan lock` needs."""
+    result = cli(root, "verify", "--expect", "full", "--quiet")
+    assert result.code == 0, result
+
+
 def fixture(name: str) -> Path:
     """The path of a plan under tests/plan/fixtures/."""
     path = FIXTURES / name

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from gitcorrex.plan.load import load_plan
-from tests.plan.conftest import codes, fixture, ground, parse, record
+from tests.plan.conftest import codes, fixture, ground, parse, record, verified
 
 LEGACY = fixture("legacy_plan.toml")
 
@@ -45,6 +45,7 @@ def test_legacy_authorized_plan_can_be_locked(plan_repo: Path, cli) -> None:
     historical_authorization(plan_repo)
     assert cli(plan_repo, "plan", "validate", str(LEGACY)).code == 0
     ground(plan_repo, LEGACY)
+    verified(cli, plan_repo)
     assert cli(plan_repo, "plan", "lock", str(LEGACY)).code == 0
 
 

@@ -9,7 +9,7 @@ from gitcorrex.ledger import read_subject
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.plan.load import load_plan
 from tests.conftest import git, write
-from tests.plan.conftest import fixture, ground, parse
+from tests.plan.conftest import fixture, ground, parse, verified
 
 PLAN = fixture("atomic_step.toml")
 
@@ -19,7 +19,9 @@ def accepted(cli, root: Path) -> None:
     assert cli(root, "plan", "validate", str(PLAN)).code == 0
 
 
-def missing(cli, root: Path, *args: str) -> set[str]:
+def missing(cli, root: Path, *args: str, verify: bool = True) -> set[str]:
+    if verify:
+        verified(cli, root)
     result = cli(root, "plan", "lock", str(PLAN), "--json", *args)
     assert result.code == 1, result
     document = parse(result)
@@ -70,6 +72,7 @@ def test_lock_on_pass_grounding_of_the_current_key_starts_a_session(plan_repo: P
                                                                     correx, cli) -> None:
     accepted(cli, plan_repo)
     grounding = ground(plan_repo, PLAN)
+    verified(cli, plan_repo)
     result = correx(plan_repo, "plan", "lock", str(PLAN))
     assert result.code == 0, result
     session = result.stdout.strip()
@@ -88,6 +91,7 @@ def test_lock_on_pass_grounding_of_the_current_key_starts_a_session(plan_repo: P
 def test_a_session_is_locked_once(plan_repo: Path, cli) -> None:
     accepted(cli, plan_repo)
     ground(plan_repo, PLAN)
+    verified(cli, plan_repo)
     first = cli(plan_repo, "plan", "lock", str(PLAN), "--session", "run-1", "--json")
     assert first.code == 0 and parse(first)["session"] == "run-1"
     assert missing(cli, plan_repo, "--session", "run-1") == {"session_exists"}
@@ -107,6 +111,7 @@ def test_concurrent_locks_of_one_session_record_it_once(plan_repo: Path, cli) ->
 
     accepted(cli, plan_repo)
     ground(plan_repo, PLAN)
+    verified(cli, plan_repo)
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     argv = [sys.executable, "-m", "gitcorrex", "plan", "lock", str(PLAN), "--session", "race"]
     runs = [subprocess.Popen(argv, cwd=plan_repo, env=env, stdout=subprocess.PIPE,
@@ -114,3 +119,61 @@ def test_concurrent_locks_of_one_session_record_it_once(plan_repo: Path, cli) ->
     assert sorted(run.wait(timeout=60) for run in runs) == [0, 1, 1]
     events = read_subject(discover_with_git(plan_repo), session_object_oid("race")).events
     assert [e.kind for e in events] == ["session_started", "plan_locked"]
+
+
+def test_lock_refused_when_nothing_verified_the_state(plan_repo: Path, cli) -> None:
+    accepted(cli, plan_repo)
+    ground(plan_repo, PLAN)
+    assert missing(cli, plan_repo, verify=False) == {"baseline_unverified"}
+    text = cli(plan_repo, "plan", "lock", str(PLAN))
+    assert text.code == 1, text
+    assert "nothing verified the workspace state" in text.stdout
+    assert "git correx verify" in text.stdout and "changed" not in text.stdout
+
+
+def test_lock_refused_when_the_latest_verification_failed(plan_repo: Path, cli) -> None:
+    accepted(cli, plan_repo)
+    write(plan_repo, "impl.txt", "broken\n")
+    git(plan_repo, "commit", "-qam", "break the implementation")
+    ground(plan_repo, PLAN)
+    assert cli(plan_repo, "verify", "--expect", "full", "--quiet").code == 1
+    assert missing(cli, plan_repo, verify=False) == {"baseline_not_pass"}
+
+
+def test_lock_rests_on_the_passing_observation_of_its_state(plan_repo: Path, cli) -> None:
+    accepted(cli, plan_repo)
+    ground(plan_repo, PLAN)
+    observed = parse(cli(plan_repo, "verify", "--expect", "full", "--json", "-q"))
+    result = cli(plan_repo, "plan", "lock", str(PLAN), "--json")
+    assert result.code == 0, result
+    locked = parse(result)["events"][1]
+    assert locked["baseline_observation"] == observed["event"]["id"]
+    assert "baseline_unverified" not in locked
+
+
+def test_baseline_unverified_is_recorded_and_shown(plan_repo: Path, correx, cli) -> None:
+    accepted(cli, plan_repo)
+    ground(plan_repo, PLAN)
+    result = correx(plan_repo, "plan", "lock", str(PLAN), "--baseline-unverified",
+                    "--reason", "the suite needs a database this runner lacks")
+    assert result.code == 0, result
+    session = result.stdout.strip()
+    shown = correx(plan_repo, "session", "status", session)
+    assert shown.code == 0, shown
+    assert "(lock_unverified)" in shown.stdout
+    assert "baseline unverified at lock: the suite needs a database" in shown.stdout
+    events = read_subject(discover_with_git(plan_repo), session_object_oid(session)).events
+    assert events[1].field("baseline_unverified") == \
+        "the suite needs a database this runner lacks"
+    write(plan_repo, "src/app.py", "def run():\n    return 3\n")
+    refused = correx(plan_repo, "step", "start", "S1")
+    assert refused.code == 1, refused
+    assert "which nothing verified" in refused.stderr
+    assert "changed after verification" not in refused.stderr
+
+
+def test_baseline_unverified_needs_a_reason(plan_repo: Path, cli) -> None:
+    accepted(cli, plan_repo)
+    ground(plan_repo, PLAN)
+    assert cli(plan_repo, "plan", "lock", str(PLAN), "--baseline-unverified").code == 2
+    assert cli(plan_repo, "plan", "lock", str(PLAN), "--reason", "why").code == 2

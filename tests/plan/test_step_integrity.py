@@ -8,7 +8,7 @@ import pytest
 
 from gitcorrex.model.plan_events import PlanValidatedFields
 from tests.conftest import write
-from tests.plan.conftest import codes, fixture, ground, parse, plan_events
+from tests.plan.conftest import codes, fixture, ground, parse, plan_events, verified
 
 
 def validate(cli, root: Path, name: str) -> tuple[int, dict]:
@@ -94,6 +94,7 @@ def test_invalid_step_after_execution_started_routes_replan_required(plan_repo: 
     assert cli(plan_repo, "plan", "authorize", plan).code == 0
     assert cli(plan_repo, "plan", "validate", plan).code == 0
     ground(plan_repo, fixture("atomic_step.toml"))
+    verified(cli, plan_repo)
     assert cli(plan_repo, "plan", "lock", plan).code == 0
     profile = (plan_repo / ".correx.toml").read_text().replace("test = ", "unit = ")
     write(plan_repo, ".correx.toml", profile.replace('["lint", "test"]', '["lint", "unit"]'))

@@ -10,7 +10,7 @@ from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.plan.graph import ready_steps
 from gitcorrex.plan.load import load_plan
 from tests.conftest import git, write
-from tests.plan.conftest import codes, fixture, ground, parse
+from tests.plan.conftest import codes, fixture, ground, parse, verified
 
 
 def authorize_and_validate(cli, root: Path, name: str) -> tuple[int, dict]:
@@ -102,6 +102,7 @@ def test_7_valid_step_with_defective_code_continues_with_a_fix(plan_repo: Path,
     code, _ = authorize_and_validate(cli, plan_repo, "atomic_step.toml")
     assert code == 0
     ground(plan_repo, fixture("atomic_step.toml"))
+    verified(cli, plan_repo)
     session = cli(plan_repo, "plan", "lock", plan).stdout.strip()
     write(plan_repo, "impl.txt", "defective\n")
     failed = cli(plan_repo, "verify", "--stage", "implement", "--session", session,

@@ -98,10 +98,14 @@ def plans(tmp_path: Path) -> Callable[..., Path]:
 
 def lock_ready(run: Callable[..., CliResult], root: Path, plan: Path,
                *extra: str) -> CliResult:
-    """authorize, validate, ground and lock `plan` on the current state; the lock's result."""
+    """authorize, validate, ground, verify (a new session's first baseline) and lock `plan`
+    on the current state; the lock's result."""
     for command in ("authorize", "validate", "ground"):
         result = run(root, "plan", command, str(plan))
         assert result.code == 0, result
+    if "--replaces" not in extra and "--baseline-unverified" not in extra:
+        verified = run(root, "verify", "--expect", "test", "--quiet")
+        assert verified.code == 0, verified
     return run(root, "plan", "lock", str(plan), *extra)
 
 
