@@ -35,10 +35,30 @@ def run_fast(args: Sequence[str]) -> int | None:
         return run_agent_hook(args[2:])
     if tuple(args[:2]) == SESSION_STATUS:
         return session_status(args[2:])
+    if tuple(args[:1]) == ("log",):
+        return log(args[1:])
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
+    return ExitCode.OK
+
+
+def log(rest: Sequence[str]) -> int | None:
+    """`log [RANGE…] [--json]` (revisions only, no other option) on the light path."""
+    from gitcorrex.cli.log_render import log_output
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.review.log_light import light_log
+
+    revisions = [arg for arg in rest if arg != "--json"]
+    if any(arg.startswith("-") for arg in revisions) or rest.count("--json") > 1:
+        return None
+    result = light_log(discover_with_git(Path.cwd()), revisions=revisions, limit=None)
+    if result is None:
+        return None
+    out, err = log_output(result, as_json="--json" in rest)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
     return ExitCode.OK
 
 

@@ -48,5 +48,24 @@ def store_fold(common_dir: Path, subject: str, blobs: list[str], value: Any) -> 
         os.replace(temp, target)
 
 
+def load_table(common_dir: Path, name: str) -> dict[str, Any]:
+    """A stored table (note blob ids → derived value) of this version; {} otherwise."""
+    try:
+        record = json.loads(_path(common_dir, name).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(record, dict) or record.get("key") != _key([]):
+        return {}
+    table = record.get("value")
+    return table if isinstance(table, dict) else {}
+
+
+def store_table(common_dir: Path, name: str, table: dict[str, Any], limit: int) -> None:
+    """Keep `table` (its last `limit` entries: the newest were added last)."""
+    if len(table) > limit:
+        table = dict(list(table.items())[-limit:])
+    store_fold(common_dir, name, [], table)
+
+
 def _key(blobs: list[str]) -> list[Any]:
     return [STORE_FORMAT, __version__, blobs]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gitcorrex.git.process import decode_path, run_git
 
-MAX_FANOUT = 4
+MAX_FANOUT = 3  # 256**3 notes per subtree level: deeper is never written
 DEFAULT_REF = "refs/notes/correx"
 
 
@@ -43,31 +43,51 @@ def light_config(root: Path, *keys: str) -> dict[str, str]:
 def note_blob_ids(root: Path, ref: str, subject: str) -> list[str] | None:
     """The blobs holding `subject`'s note at `ref`, in read order; [] for no note; None
     when the ref cannot be read (absent or not a notes tree: the caller's slow path says)."""
-    paths = ["/".join([*(subject[2 * i:2 * i + 2] for i in range(depth)), subject[2 * depth:]])
+    found = note_blobs_for(root, ref, [subject])
+    return None if found is None else found.get(subject, [])
+
+
+def note_blobs_for(root: Path, ref: str, subjects: list[str]) -> dict[str, list[str]] | None:
+    """subject → the blobs of its note at `ref` (absent: no note), for many subjects in one
+    `git ls-tree`; None when the ref cannot be read."""
+    paths = [_fanout(subject, depth) for subject in dict.fromkeys(subjects)
              for depth in range(MAX_FANOUT + 1)]
     result = run_git(["ls-tree", "-z", "--full-tree", ref, "--", *paths], cwd=root, check=False)
     if result.returncode != 0:
         return None
-    blobs = []
+    found: dict[str, list[str]] = {}
     for entry in result.stdout.split(b"\0"):
-        meta, _, _path = entry.partition(b"\t")
+        meta, _, path = entry.partition(b"\t")
         fields = meta.split()
         if len(fields) == 3 and fields[1] == b"blob":
-            blobs.append(fields[2].decode("ascii"))
-    return blobs
+            subject = path.replace(b"/", b"").decode("ascii", "replace")
+            found.setdefault(subject, []).append(fields[2].decode("ascii"))
+    return found
+
+
+def _fanout(subject: str, depth: int) -> str:
+    return "/".join([*(subject[2 * i:2 * i + 2] for i in range(depth)), subject[2 * depth:]])
 
 
 def read_blobs(root: Path, oids: list[str]) -> bytes:
     """The blobs' contents, each ending in a newline, concatenated (one note's lines)."""
-    if not oids:
-        return b""
+    found = read_blob_map(root, oids)
+    return b"".join(found[oid] for oid in oids)
+
+
+def read_blob_map(root: Path, oids: list[str]) -> dict[str, bytes]:
+    """oid → content (newline-terminated, as a note read yields it), in one process."""
+    wanted = list(dict.fromkeys(oids))
+    if not wanted:
+        return {}
     out = run_git(["cat-file", "--batch"], cwd=root,
-                  stdin="".join(oid + "\n" for oid in oids).encode()).stdout
-    parts, pos = [], 0
-    for _ in oids:
+                  stdin="".join(oid + "\n" for oid in wanted).encode()).stdout
+    found: dict[str, bytes] = {}
+    pos = 0
+    for oid in wanted:
         header_end = out.index(b"\n", pos)
         size = int(out[pos:header_end].split()[2])
         data = out[header_end + 1:header_end + 1 + size]
-        parts.append(data if data.endswith(b"\n") else data + b"\n")
+        found[oid] = data if data.endswith(b"\n") else data + b"\n"
         pos = header_end + 1 + size + 1
-    return b"".join(parts)
+    return found
