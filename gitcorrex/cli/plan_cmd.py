@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
@@ -191,4 +192,5 @@ def _authority_text(authority: dict[str, Any] | None) -> str:
 
 def _echo_findings(findings: list[dict[str, Any]]) -> None:
     for finding in findings:
-        click.echo(f"  {finding['where']}: {finding['message']}\n    hint: {finding['hint']}")
+        click.echo(printable_lines(f"  {finding['where']}: {finding['message']}\n"
+                                   f"    hint: {finding['hint']}"))

@@ -13,6 +13,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.session_cmd import revision_option, selected, session_option, transition_setup
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,7 +102,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
                    if decision.observation else None,
                    "events": [e.model_dump(mode="json") for e in decision.events]})
     else:
-        click.echo(f"{decision.outcome.value}: {decision.detail}")
+        click.echo(printable_lines(f"{decision.outcome.value}: {decision.detail}"))
     return decision.exit_code
 
 
