@@ -15,7 +15,7 @@ from gitcorrex import __version__
 from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.notes import libgit2_version
 from gitcorrex.git.process import git_version
-from gitcorrex.git.repository import Repository
+from gitcorrex.git.repository import Repository, require_ledger_format
 from gitcorrex.model.events import Actor, Provenance, ToolVersions
 
 
@@ -26,6 +26,7 @@ def current_provenance(repo: Repository) -> Provenance:
     Runs `git var` and `git --version` (cached), so commands that must not start a process
     (replay) never call it.
     """
+    require_ledger_format(repo)
     author = ledger_identity(repo).author
     actor = Actor(name=author.name, email=author.email, host=socket.gethostname(),
                   runtime=runtime_id())

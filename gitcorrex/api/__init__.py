@@ -14,7 +14,9 @@ change is a new version); anything imported from deeper modules may change witho
 Errors raise `gitcorrex.errors.CorrexError` subclasses carrying `exit_code` and `hint`.
 """
 
+from gitcorrex.api.flow_results import GateResult, PlanGrounding, PlanValidation, StepStarted
 from gitcorrex.api.results import ShowResult, StateResult, VerifyResult
 from gitcorrex.api.workspace import Workspace
 
-__all__ = ["ShowResult", "StateResult", "VerifyResult", "Workspace"]
+__all__ = ["GateResult", "PlanGrounding", "PlanValidation", "ShowResult", "StateResult",
+           "StepStarted", "VerifyResult", "Workspace"]

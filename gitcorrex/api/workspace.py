@@ -17,6 +17,7 @@ from gitcorrex.api.results import ShowResult, StateResult, VerifyResult
 from gitcorrex.git.repository import Repository, discover_with_git
 
 if TYPE_CHECKING:
+    from gitcorrex.api.flow_results import GateResult, PlanGrounding, PlanValidation, StepStarted
     from gitcorrex.manifest.assess import AssessOutcome
     from gitcorrex.session.status import SessionReport
 
@@ -76,12 +77,65 @@ class Workspace:
     def session(self, session_id: str | None = None) -> SessionReport:
         """`session status`: the folded session (`session_id`, else CORREX_SESSION, else
         `git config correx.session`) and whether its baseline still holds here."""
-        from gitcorrex.session.context import chosen_session
         from gitcorrex.session.status import session_status
 
-        chosen = chosen_session(self.repo, session_id or os.environ.get("CORREX_SESSION")
-                                or None)
-        return session_status(self.repo, chosen)
+        return session_status(self.repo, self._session(session_id))
+
+    def step_start(self, step: str, session: str | None = None,
+                   expect_revision: int | None = None) -> StepStarted:
+        """Make `step` the active step of the session (its dependencies verified, the
+        workspace on the baseline); TransitionRefusedError says why not."""
+        from gitcorrex.api.flow_results import StepStarted
+        from gitcorrex.provenance import current_provenance
+        from gitcorrex.session.start import start_step
+
+        started = start_step(self.repo, self._session(session), step,
+                             expect_revision=expect_revision, now=_now(),
+                             provenance=current_provenance(self.repo))
+        return StepStarted.of(started)
+
+    def gate(self, stage: str | None = None, session: str | None = None,
+             artifacts: Sequence[str] = ()) -> GateResult:
+        """Run the stage's gates in order; `artifacts` as `KIND=FILE` (FILE relative to the
+        work tree's top level), as `gate --artifact` takes them."""
+        from gitcorrex.api.flow_results import GateResult
+        from gitcorrex.gates.artifacts import parse_artifact_options
+        from gitcorrex.gates.usecase import GateRequest
+        from gitcorrex.git.state import StateProbe
+        from gitcorrex.provenance import current_provenance
+        from gitcorrex.session.gate_entry import run_stage_gates
+
+        request = GateRequest(stage, session, parse_artifact_options(tuple(artifacts),
+                                                                     self.root))
+        with StateProbe(self.repo).begin() as probe:
+            outcome = run_stage_gates(self.repo, request, env=dict(os.environ), clock=_now,
+                                      provenance=current_provenance(self.repo), probe=probe)
+        return GateResult.of(outcome)
+
+    def plan_validate(self, plan: str | os.PathLike[str]) -> PlanValidation:
+        """Decide the plan's step integrity and record `plan_validated`."""
+        from gitcorrex.api.flow_results import PlanValidation
+        from gitcorrex.plan.validate import validate_plan
+        from gitcorrex.provenance import current_provenance
+
+        outcome = validate_plan(self.repo, self.root / plan, now=_now(),
+                                provenance=current_provenance(self.repo))
+        return PlanValidation.of(outcome)
+
+    def plan_ground(self, plan: str | os.PathLike[str]) -> PlanGrounding:
+        """Ground the plan on the current state key; record `plan_grounding_evaluated`."""
+        from gitcorrex.api.flow_results import PlanGrounding
+        from gitcorrex.plan.grounding.usecase import ground_plan
+        from gitcorrex.provenance import current_provenance
+
+        outcome = ground_plan(self.repo, self.root / plan, state_key=self.state().state_key,
+                              now=_now(), provenance=current_provenance(self.repo))
+        return PlanGrounding.of(outcome)
+
+    def _session(self, given: str | None) -> str:
+        from gitcorrex.session.context import chosen_session
+
+        return chosen_session(self.repo, given or os.environ.get("CORREX_SESSION") or None)
 
     def _assess(self, action: str, paths: Sequence[str], stage: str | None,
                 session: str | None) -> AssessOutcome:

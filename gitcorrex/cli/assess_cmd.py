@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
@@ -58,7 +59,7 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
     if outcome.event is not None and not as_json:
         click.echo(f"git correx: recorded as event {outcome.event[:12]}", err=True)
     for signal in outcome.preconditions:
-        click.echo(f"git correx: {signal.path} is still missing after {signal.attempts} "
+        click.echo(f"git correx: {printable(signal.path)} is still missing after {signal.attempts} "
                    f"attempts and the build needs it ({signal.source.value} "
                    f"{signal.named_by}): recorded workspace_precondition_failed "
                    f"{signal.event[:12]}; create it in a bootstrap step, or ask the operator",

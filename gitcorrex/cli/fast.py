@@ -1,9 +1,11 @@
-"""A click-free path for `git correx state [--json]`, the command hooks and agents run most.
+"""Click-free paths for the commands hooks, agents and orchestrators run most:
+`git correx state [--json]` and `git correx session status [ID] [--json]`.
 
 Importing click costs ~35 ms, a sixth of keying a 50,000-file workspace; for exactly these
 argument lists the root group would do nothing but parse them, so we skip it. Every other
-argument list (help, typos, other commands) goes through click as usual. Failures are mapped
-by the boundary (cli/boundary.py) that `main` runs everything in.
+argument list (help, typos, other commands) goes through click as usual, and so does a
+session status the light path cannot answer (it returns None: click's path reports it).
+Failures are mapped by the boundary (cli/boundary.py) that `main` runs everything in.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from gitcorrex.cli.boundary import error_text as error_text  # re-exported
 from gitcorrex.errors import ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
+SESSION_STATUS = ("session", "status")
 HOOK_RUN = ("hook", "run")
 AGENT_HOOK = ("assess", "--hook")
 AGENT_VALUE_OPTIONS = {"--session": "session", "--stage": "stage"}
@@ -30,11 +33,53 @@ def run_fast(args: Sequence[str]) -> int | None:
         return run_hook(args[2], args[3:])
     if tuple(args[:2]) == AGENT_HOOK:
         return run_agent_hook(args[2:])
+    if tuple(args[:2]) == SESSION_STATUS:
+        return session_status(args[2:])
+    if tuple(args[:1]) == ("log",):
+        return log(args[1:])
     as_json = STATE_FORMS.get(tuple(args))
     if as_json is None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return ExitCode.OK
+
+
+def log(rest: Sequence[str]) -> int | None:
+    """`log [RANGE…] [--json]` (revisions only, no other option) on the light path."""
+    from gitcorrex.cli.log_render import log_output
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.review.log_light import light_log
+
+    revisions = [arg for arg in rest if arg != "--json"]
+    if any(arg.startswith("-") for arg in revisions) or rest.count("--json") > 1:
+        return None
+    result = light_log(discover_with_git(Path.cwd()), revisions=revisions, limit=None)
+    if result is None:
+        return None
+    out, err = log_output(result, as_json="--json" in rest)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
+    return ExitCode.OK
+
+
+def session_status(rest: Sequence[str]) -> int | None:
+    """`session status [ID] [--json]` when the light path can answer, else None."""
+    import os
+
+    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.session.status_light import status_document
+
+    as_json = "--json" in rest
+    ids = [arg for arg in rest if arg != "--json"]
+    if len(ids) > 1 or any(arg.startswith("-") for arg in ids) or rest.count("--json") > 1:
+        return None
+    given = ids[0] if ids else os.environ.get("CORREX_SESSION") or None
+    document = status_document(discover_with_git(Path.cwd()), given)
+    if document is None:
+        return None
+    sys.stdout.write(status_json(document) if as_json else render_status(document))
+    return status_exit_code(document)
 
 
 def run_agent_hook(args: Sequence[str]) -> int | None:

@@ -73,14 +73,9 @@ def outcome_text(outcome: GateOutcome) -> str:
 
 
 def outcome_document(outcome: GateOutcome) -> dict[str, Any]:
-    """The `--json` result: each gate with its event in full, and the feedback text."""
-    failed = outcome.failed
-    return {
-        "stage": outcome.stage, "state_key": outcome.state_key,
-        "passed": failed is None, "failed_gate": failed.gate if failed else None,
-        "summary": outcome.summary,
-        "feedback": None if outcome.feedback is None
-        else outcome.feedback.decode("utf-8", "replace"),
-        "gates": [{"gate": r.gate, "passed": r.passed, "summary": r.summary,
-                   "event": r.event.model_dump(mode="json") if r.event else None}
-                  for r in outcome.results]}
+    """The `--json` result: each gate with its event in full, and the feedback text (the
+    Python API's GateResult, so `Workspace.gate()` and the MCP tool print the same)."""
+    from gitcorrex.api.flow_results import GateResult
+
+    document: dict[str, Any] = GateResult.of(outcome).model_dump(mode="json")
+    return document

@@ -49,11 +49,12 @@ def ground(plan_file: Path, as_json: bool) -> int:
 
 
 def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:
-    """The `--json` result: the recorded fields, the state key, the cache counters."""
-    stats = outcome.stats
-    return {**outcome.fields.model_dump(mode="json"), "state_key": outcome.state_key,
-            "index_stats": None if stats is None else vars(stats),
-            "event": outcome.event.model_dump(mode="json")}
+    """The `--json` result: the recorded fields, the state key, the cache counters (the
+    Python API's PlanGrounding, so `Workspace.plan_ground()` prints the same)."""
+    from gitcorrex.api.flow_results import PlanGrounding
+
+    document: dict[str, Any] = PlanGrounding.of(outcome).model_dump(mode="json")
+    return document
 
 
 def outcome_text(outcome: GroundingOutcome) -> str:

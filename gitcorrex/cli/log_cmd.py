@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
-from gitcorrex.cli.options import emit_json, json_option, start_dir
-
-if TYPE_CHECKING:
-    from gitcorrex.review.log import LogLine
+from gitcorrex.cli.options import json_option, start_dir
 
 
 @click.command()
@@ -26,32 +21,19 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
     ✓ pass, ✗ fail, ? unavailable, - none (unverified). Keyed by tree: a rebased commit
     with an identical tree shows the same status. Reads only; exit 0.
     """
-    from gitcorrex.git.repository import discover_in_process
-    from gitcorrex.review.log import log_commits
+    from gitcorrex.cli.log_render import log_output
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.review.log_light import light_log
 
-    result = log_commits(discover_in_process(start_dir()), revisions=list(revisions),
-                         limit=limit, verify_signatures=verify_signatures)
-    for problem in result.problems:
-        click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
-    if as_json:
-        emit_json({"commits": [line.as_dict() for line in result.lines],
-                   "problems": [problem.as_dict() for problem in result.problems]})
-        return 0
-    click.echo("".join(render_line(line) + "\n" for line in result.lines), nl=False)
+    repo = discover_with_git(start_dir())
+    result = None if verify_signatures else light_log(repo, revisions=list(revisions),
+                                                      limit=limit)
+    if result is None:
+        from gitcorrex.review.log import log_commits
+
+        result = log_commits(repo, revisions=list(revisions), limit=limit,
+                             verify_signatures=verify_signatures)
+    out, err = log_output(result, as_json=as_json)
+    click.echo(err, err=True, nl=False)
+    click.echo(out, nl=False)
     return 0
-
-
-def render_line(line: LogLine) -> str:
-    """`<sha12> <mark> <result> [<expectation> by <who> <when>] <subject>[  <signer>]`."""
-    from gitcorrex.model.note_lines import printable
-
-    status = line.status
-    text = f"{line.commit.sha[:12]} {status.mark} {status.result:<11}"
-    if status.at is not None:
-        reason = f" [{status.reason}]" if status.reason else ""
-        text += f" {printable(status.expectation or '')}{reason} by {printable(status.by or '')}"
-        text += f" {status.at[:19]}Z"
-    text += f"  {printable(line.commit.subject)}"
-    if line.signer is not None:
-        text += f"  [{printable(line.signer.describe())}]"
-    return text

@@ -9,8 +9,9 @@ from gitcorrex.cli.options import start_dir
 
 @click.command()
 def mcp() -> int:
-    """Serve state, verify, show, assess_write, assess_read and session_status as Model
-    Context Protocol tools on stdin/stdout (needs `pip install 'git-correx[mcp]'`).
+    """Serve state, verify, show, assess_write/assess_read, session_status, step_start,
+    gate and plan_validate/plan_ground as Model Context Protocol tools on stdin/stdout
+    (needs `pip install 'git-correx[mcp]'`).
 
     Exit 3 when the `mcp` package is missing.
     """

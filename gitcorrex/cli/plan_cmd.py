@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
@@ -77,8 +78,9 @@ def validate(plan_file: Path, as_json: bool) -> int:
     outcome = validate_plan(repo, path, now=now, provenance=provenance)
     fields = outcome.fields
     if as_json:
-        emit_json({**fields.model_dump(mode="json"), "accepted": outcome.accepted,
-                   "event": outcome.event.id})
+        from gitcorrex.api.flow_results import PlanValidation  # one document: the API's
+
+        emit_json(PlanValidation.of(outcome))
         return outcome.exit_code
     by = _authority_text(fields.authority.model_dump() if fields.authority else None)
     click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
@@ -190,4 +192,5 @@ def _authority_text(authority: dict[str, Any] | None) -> str:
 
 def _echo_findings(findings: list[dict[str, Any]]) -> None:
     for finding in findings:
-        click.echo(f"  {finding['where']}: {finding['message']}\n    hint: {finding['hint']}")
+        click.echo(printable_lines(f"  {finding['where']}: {finding['message']}\n"
+                                   f"    hint: {finding['hint']}"))

@@ -26,11 +26,13 @@ MAN = Path("man") / "git-correx.1"
 EXIT_CODES = (
     ("0", "ok; verify: pass, or nothing to verify"),
     ("1", "check failed: fail, BLOCK, a non-pass verdict"),
-    ("2", "usage or configuration error (bad arguments, invalid profile, no repository)"),
+    ("2", "usage or configuration error (bad arguments, invalid profile, no repository, no "
+          "git identity git accepts, an object format libgit2 cannot read)"),
     ("3", "unavailable: timeout, missing prerequisite, command not found, workspace changed "
-          "during the run, ledger contention exhausted, missing history, a git command failed"),
+          "during the run, ledger contention exhausted, missing history, a git command failed; "
+          "no space left, quota exceeded, read-only file system, permission denied"),
     ("4", "internal error (a bug: the traceback is printed)"),
-    ("130", "interrupted"),
+    ("128+N", "stopped by signal N: 130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT"),
 )
 FILES = (
     (".correx.toml", "the profile: commands, expectations, defaults and stages (docs/profile.md)"),

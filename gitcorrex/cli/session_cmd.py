@@ -16,7 +16,6 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
     from gitcorrex.model.events import Provenance
-    from gitcorrex.session.status import SessionReport
 
 session_option = click.option("--session", "session", metavar="ID", default=None,
                               help="Session (default: CORREX_SESSION, git config "
@@ -38,15 +37,18 @@ def status(session_id: str | None, as_json: bool) -> int:
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
     """
-    from gitcorrex.session.status import session_status
+    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
+    from gitcorrex.session.status_light import status_document
 
     repo = open_repo()
-    report = session_status(repo, selected(repo, session_id))
-    if as_json:
-        emit_json(report)
-    else:
-        click.echo(render_status(report))
-    return 1 if report.state.status.value == "invalid" else 0
+    chosen = selected(repo, session_id)
+    document = status_document(repo, chosen)
+    if document is None:  # the full path names what is wrong (no such session…)
+        from gitcorrex.session.status import session_status
+
+        document = session_status(repo, chosen).model_dump(mode="json")
+    click.echo(status_json(document) if as_json else render_status(document), nl=False)
+    return status_exit_code(document)
 
 
 @session.command(name="list")
@@ -109,26 +111,3 @@ def transition_setup() -> tuple[Repository, Any, Provenance]:
 
     repo = open_repo()
     return repo, datetime.now(timezone.utc), current_provenance(repo)
-
-
-def render_status(report: SessionReport) -> str:
-    """A few lines for a terminal; `--json` has everything."""
-    state, here = report.state, report.workspace
-    lines = [f"session {state.session}: {state.status.value}, revision {state.revision}, "
-             f"plan {state.plan_id} ({str(state.plan)[:12]})"]
-    for step in state.steps:
-        budget = f"/{step.max_attempts}" if step.max_attempts else ""
-        lines.append(f"  {step.id:<12} {step.status.value:<9} attempts {step.attempts}{budget}")
-    if state.baseline is not None:
-        valid = "valid here" if here.baseline_valid else \
-            f"NOT valid here (workspace is {here.state_key[:12]}): re-verify"
-        lines.append(f"  baseline {state.baseline.state_key[:12]} ({state.baseline.source}), "
-                     f"{valid}")
-        if state.baseline.reason is not None:
-            lines.append(f"  baseline unverified at lock: {state.baseline.reason}")
-    if state.pause is not None:
-        lines.append(f"  paused: {state.pause.cause}: {state.pause.reason}")
-    lines += [f"  open precondition: {p.path} (step {p.step}, {p.attempts} attempts)"
-              for p in state.preconditions]
-    lines += [f"  problem: event {p.event[:12]} ({p.kind}): {p.reason}" for p in state.problems]
-    return "\n".join(lines)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.printable import printable_lines
 
 
 @click.command()
@@ -39,5 +40,5 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> int:
         return 0
     click.echo(f"tree {result.tree} ({result.source}): {len(result.events)} event(s)")
     for event in result.events:
-        click.echo(describe_event(event))
+        click.echo(printable_lines(describe_event(event)))
     return 0

@@ -13,6 +13,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.session_cmd import revision_option, selected, session_option, transition_setup
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -39,6 +40,11 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
     repo, now, provenance = transition_setup()
     out = start_step(repo, selected(repo, session), step_id, expect_revision=expect_revision,
                      now=now, provenance=provenance)
+    if as_json:
+        from gitcorrex.api.flow_results import StepStarted  # one document: the API's
+
+        emit_json(StepStarted.of(out))
+        return 0
     return _admitted(as_json, {"session": out.session, "step": out.step,
                                "state_key": out.state_key, "revision": out.events[-1].seq},
                      out.events, f"step {out.step} started (session {out.session}, "
@@ -96,7 +102,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
                    if decision.observation else None,
                    "events": [e.model_dump(mode="json") for e in decision.events]})
     else:
-        click.echo(f"{decision.outcome.value}: {decision.detail}")
+        click.echo(printable_lines(f"{decision.outcome.value}: {decision.detail}"))
     return decision.exit_code
 
 

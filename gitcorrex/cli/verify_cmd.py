@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.printable import printable_lines
 
 
 @click.command()
@@ -68,7 +69,7 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     if as_json:
         emit_json(outcome_document(outcome))
     else:
-        click.echo(outcome.summary)
+        click.echo(printable_lines(outcome.summary))
     return outcome.exit_code
 
 

@@ -19,11 +19,11 @@ from pygit2.enums import FileMode, ObjectType
 from gitcorrex.errors import ConfigError, UnavailableError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.identity import LedgerIdentity
+from gitcorrex.git.note_reads import expand_notes_ref
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults
 
-DEFAULT_REF = "refs/notes/correx"
 ANCHORS = "anchors"
 _HEX = frozenset("0123456789abcdef")
 _OID_LENGTHS = (40, 64)
@@ -32,15 +32,8 @@ Edits = dict[tuple[str, ...], "tuple[pygit2.Oid, int] | None"]
 def ledger_ref(repo: Repository) -> str:
     """`git config correx.ref`, expanded like `git notes --ref` does; default refs/notes/correx."""
     value = config_value(repo, "correx.ref")
-    if not value:
-        return DEFAULT_REF
-    if value.startswith("refs/notes/"):
-        ref = value
-    elif value.startswith("notes/"):
-        ref = "refs/" + value
-    else:
-        ref = "refs/notes/" + value
-    if not pygit2.reference_is_valid_name(ref):
+    ref = expand_notes_ref(value)
+    if value and not pygit2.reference_is_valid_name(ref):
         raise ConfigError(
             f"git config correx.ref: {value!r} is not a valid ref name",
             hint="set it to a name like `correx` or `refs/notes/correx`",

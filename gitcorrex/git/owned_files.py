@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from contextlib import suppress
 from functools import lru_cache
@@ -77,8 +76,9 @@ def is_owner_alive(name: str, prefix: str) -> bool:
 
 def reserve(directory: Path, prefix: str) -> str:
     """Create an empty file named for this run in `directory`; its path."""
+    path = os.path.join(directory, prefix + owner_tag() + os.urandom(6).hex())
     try:
-        fd, path = tempfile.mkstemp(prefix=prefix + owner_tag(), dir=directory)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         fault = environmental_error(exc)
         if fault is not None:

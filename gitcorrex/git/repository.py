@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitcorrex.errors import GitCommandError, NotARepositoryError
+from gitcorrex.errors import GitCommandError, NotARepositoryError, UsageError
 from gitcorrex.git.process import decode_path, run_git
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ class Repository:
     git_dir: Path
     common_dir: Path
     work_tree: Path | None
+    object_format: str = "sha1"
     _handle: list[Any] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -53,9 +54,7 @@ class Repository:
     def libgit2(self) -> pygit2.Repository:
         """The in-process handle, opened once on first use (pygit2 costs ~70 ms to import)."""
         if not self._handle:
-            import pygit2
-
-            self._handle.append(pygit2.Repository(str(self.git_dir)))
+            self._handle.append(_open(str(self.git_dir), self.object_format))
         handle: pygit2.Repository = self._handle[0]
         return handle
 
@@ -75,15 +74,48 @@ class Repository:
 
 @lru_cache(maxsize=8)
 def _open_shared(path: str) -> pygit2.Repository:
+    return _open(path, "sha1")
+
+
+def _open(path: str, object_format: str) -> pygit2.Repository:
+    """libgit2's handle; a repository format it cannot read is a clear exit 2."""
     import pygit2
 
-    return pygit2.Repository(path)
+    try:
+        return pygit2.Repository(path)
+    except pygit2.GitError as exc:
+        if "object format" not in str(exc):
+            raise
+        raise unsupported_format_error(path, _format_named(str(exc), object_format)) from exc
+
+
+def _format_named(message: str, fallback: str) -> str:
+    """`sha256` out of libgit2's "unknown object format 'sha256'"."""
+    quoted = message.rpartition("'")[0].rpartition("'")[2]
+    return quoted or fallback
+
+
+def unsupported_format_error(where: str, object_format: str) -> UsageError:
+    """The ledger is read and written in-process by libgit2, which must know the format."""
+    import pygit2
+
+    return UsageError(
+        f"{where} uses the {object_format} object format, which this installation's libgit2 "
+        f"({pygit2.LIBGIT2_VERSION}) cannot read: its ledger cannot be recorded or read",
+        hint="use git correx in a sha1 repository (`git init --object-format=sha1`), or "
+        "install a pygit2 built with a libgit2 that supports " + object_format)
+
+
+def require_ledger_format(repo: Repository) -> None:
+    """Refuse (exit 2) before anything runs when libgit2 cannot open the repository."""
+    if repo.object_format != "sha1":
+        repo.shared_libgit2()
 
 
 def discover_with_git(start: Path) -> Repository:
     """Ask git itself where the repository is, as seen from `start`."""
     args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",
-            "--is-bare-repository", "--show-toplevel"]
+            "--is-bare-repository", "--show-object-format", "--show-toplevel"]
     try:
         out = run_git(args, cwd=start).stdout
     except GitCommandError as exc:
@@ -95,17 +127,19 @@ def discover_with_git(start: Path) -> Repository:
             return _bare_from_git(start)
         raise
     lines = decode_path(out).split("\n")
-    git_dir, common_dir, is_bare = lines[0], lines[1], lines[2]
-    top = lines[3] if len(lines) > 3 and lines[3] else None
+    git_dir, common_dir, is_bare, object_format = lines[0], lines[1], lines[2], lines[3]
+    top = lines[4] if len(lines) > 4 and lines[4] else None
     work_tree = None if is_bare == "true" or top is None else Path(top)
-    return Repository(Path(git_dir), Path(common_dir), work_tree)
+    return Repository(Path(git_dir), Path(common_dir), work_tree, object_format)
 
 
 def _bare_from_git(start: Path) -> Repository:
     """`--show-toplevel` fails in a bare repository; ask again without it."""
-    args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir"]
-    git_dir, common_dir = decode_path(run_git(args, cwd=start).stdout).split("\n")[:2]
-    return Repository(Path(git_dir), Path(common_dir), None)
+    args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",
+            "--show-object-format"]
+    git_dir, common_dir, object_format = decode_path(run_git(args, cwd=start).stdout).split(
+        "\n")[:3]
+    return Repository(Path(git_dir), Path(common_dir), None, object_format)
 
 
 def discover_in_process(start: Path) -> Repository:
@@ -122,7 +156,7 @@ def discover_in_process(start: Path) -> Repository:
                 raise NotARepositoryError(f"not inside a git repository: {start}",
                                           hint=NOT_A_REPO_HINT)
             path = found
-        handle = pygit2.Repository(path)
+        handle = _open(path, "sha256")
     except pygit2.GitError as exc:
         raise NotARepositoryError(f"cannot open a git repository at {start}: {exc}",
                                   hint=NOT_A_REPO_HINT) from exc

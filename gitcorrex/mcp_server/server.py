@@ -17,7 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from gitcorrex import __version__
-from gitcorrex.api import ShowResult, StateResult, VerifyResult, Workspace
+from gitcorrex.api import (
+    GateResult,
+    PlanGrounding,
+    PlanValidation,
+    ShowResult,
+    StateResult,
+    StepStarted,
+    VerifyResult,
+    Workspace,
+)
 from gitcorrex.errors import CorrexError
 from gitcorrex.manifest.assess import AssessOutcome
 from gitcorrex.session.status import SessionReport
@@ -75,6 +84,31 @@ def build_server(root: Path) -> MCPServer:
     def session_status(session: str | None = None) -> SessionReport:
         """The session's plan, steps, baseline and pause (default: the selected session)."""
         return _answer(lambda: workspace.session(session))
+
+    @server.tool()
+    def step_start(step: str, session: str | None = None,
+                   expect_revision: int | None = None) -> StepStarted:
+        """Start STEP of the session (default: the selected one): its dependencies must be
+        verified and the workspace on the session's baseline; a refusal says why."""
+        return _answer(lambda: workspace.step_start(step, session, expect_revision))
+
+    @server.tool()
+    def gate(stage: str | None = None, artifacts: list[str] | None = None) -> GateResult:
+        """Run the stage's post-stage gates in order (produces, grounding, echo, static
+        analysis); `artifacts` as KIND=FILE. The failing gate's feedback is verbatim."""
+        return _answer(lambda: workspace.gate(stage, artifacts=artifacts or ()))
+
+    @server.tool()
+    def plan_validate(plan: str) -> PlanValidation:
+        """Decide the step integrity of the plan file PLAN (relative to the top level) and
+        record plan_validated; `accepted`, the route and the findings say what to fix."""
+        return _answer(lambda: workspace.plan_validate(plan))
+
+    @server.tool()
+    def plan_ground(plan: str) -> PlanGrounding:
+        """Check the plan's declared writes, references, symbols, prerequisites and ordering
+        against the current state; record plan_grounding_evaluated."""
+        return _answer(lambda: workspace.plan_ground(plan))
 
     return server
 

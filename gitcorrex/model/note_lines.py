@@ -19,7 +19,8 @@ from pydantic import ConfigDict, ValidationError
 
 from gitcorrex.model.canonical import canonical_json, content_id
 from gitcorrex.model.events import KNOWN_KINDS, SCHEMA_VERSION, RecordedEvent
-from gitcorrex.model.printable import printable
+from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
+from gitcorrex.model.printable import printable as printable  # re-exported
 
 ENVELOPE_KEYS = frozenset(
     {"v", "id", "kind", "at", "subjects", "session", "seq", "stage", "step", "state_key"}
@@ -27,29 +28,6 @@ ENVELOPE_KEYS = frozenset(
 )
 EXCERPT_LIMIT = 160
 _SCALARS = frozenset({str, int, bool, type(None)})
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A ledger line that could not be taken at face value; `line` counts from 1."""
-
-    subject: str
-    line: int
-    reason: str
-    excerpt: str
-
-    def describe(self) -> str:
-        """`<subject>:<line>: <reason>: <excerpt>`, control characters escaped for a terminal."""
-        return f"{self.subject}:{self.line}: {self.reason}: {printable(self.excerpt)}"
-
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready fields, for `--json` output."""
-        return {
-            "subject": self.subject,
-            "line": self.line,
-            "reason": self.reason,
-            "excerpt": self.excerpt,
-        }
 
 
 class EventEnvelope(RecordedEvent):

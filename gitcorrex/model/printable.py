@@ -26,3 +26,8 @@ def _escaped(char: str) -> str:
     if code in _SURROGATE_BYTES:
         return f"\\x{code - 0xDC00:02x}"
     return char.encode("unicode_escape").decode("ascii")
+
+
+def printable_lines(text: str) -> str:
+    """Like `printable`, keeping the line breaks of a multi-line message."""
+    return "\n".join(printable(line) for line in text.split("\n"))

@@ -6,34 +6,12 @@ trees, and (with signatures) one `git log --no-walk` for the ledger commits to v
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from gitcorrex.git.commit_log import LoggedCommit, list_commits
+from gitcorrex.git.commit_log import list_commits
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.note_lines import Problem
 from gitcorrex.review.ledger_signers import Signer, signers_of
+from gitcorrex.review.log_lines import LogLine, LogResult
 from gitcorrex.review.tree_events import read_subjects
-from gitcorrex.review.tree_status import TreeStatus, tree_status
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One commit; `signer` is set only when signatures were asked for and it has a status."""
-
-    commit: LoggedCommit
-    status: TreeStatus
-    signer: Signer | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        return {"commit": self.commit.sha, "tree": self.commit.tree,
-                "subject": self.commit.subject, "status": self.status.as_dict(),
-                "signer": None if self.signer is None else self.signer.as_dict()}
-
-
-@dataclass(frozen=True)
-class LogResult:
-    lines: list[LogLine]
-    problems: list[Problem]
+from gitcorrex.review.tree_status import tree_status
 
 
 def log_commits(

@@ -7,34 +7,12 @@ status. No observation means `none` (unverified), never `pass`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry
 from gitcorrex.model.verification import VERIFICATION_KIND
-
-MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-"}
-
-
-@dataclass(frozen=True)
-class TreeStatus:
-    """`result` is pass, fail, unavailable or none; the rest is None when it is none."""
-
-    tree: str
-    result: str
-    expectation: str | None = None
-    reason: str | None = None
-    by: str | None = None
-    at: str | None = None
-    event: str | None = None
-
-    @property
-    def mark(self) -> str:
-        return MARKS.get(self.result, "?")
-
-    def as_dict(self) -> dict[str, str | None]:
-        return {"tree": self.tree, "result": self.result, "expectation": self.expectation,
-                "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
+from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
+from gitcorrex.review.log_lines import TreeStatus
 
 
 def latest_verification(entries: Sequence[LedgerEntry]) -> RecordedEvent | None:

@@ -58,3 +58,18 @@ def test_errors_carry_their_exit_code_and_hint(project: Path) -> None:  # noqa: 
     assert raised.value.exit_code == 2
     with pytest.raises(UsageError):
         Workspace(project).session()
+
+
+def test_gate_equals_the_cli_document(project: Path) -> None:  # noqa: F811
+    result = run_correx(project, "gate", "--stage", "implement", "--json")
+    assert result.code == 0, result
+    cli = json.loads(result.stdout)
+    api = Workspace(project).gate(stage="implement").model_dump(mode="json")
+    assert (api["passed"], api["stage"], api["state_key"]) == (True, "implement",
+                                                               cli["state_key"])
+    assert api == cli
+
+
+def test_step_start_without_a_session_is_refused(project: Path) -> None:  # noqa: F811
+    with pytest.raises(UsageError):
+        Workspace(project).step_start("S1")

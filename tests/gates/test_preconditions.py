@@ -127,16 +127,20 @@ def test_no_profile_means_only_build_manifests_count(make_repo: Callable[..., Pa
     assert (fields(signal).path, fields(signal).named_by) == ("dist/index.js", "package.json")
 
 
-def test_claude_code_reads_count_in_the_payload_session_and_say_stop(
+def test_claude_code_reads_count_and_say_stop_without_taking_claudes_session(
         make_repo: Callable[..., Path], correx: Correx) -> None:
+    """Claude's `session_id` is its conversation, not a correx session: the signal is
+    recorded outside any session, and the deny's reason says stop."""
     root = make_repo(files={".correx.toml": PROFILE})
     body = json.dumps({"session_id": "agent-7", "tool_name": "Read", "cwd": str(root),
                        "hook_event_name": "PreToolUse",
                        "tool_input": {"file_path": "pyproject.toml"}}).encode()
     results = [correx(root, "assess", "--hook", "claude-code", input=body) for _ in range(3)]
-    assert [r.code for r in results] == [2, 2, 2]
-    assert "build prerequisite" not in results[1].stderr
+    assert [r.code for r in results] == [0, 0, 0]
+    reasons = [json.loads(r.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+               for r in results]
+    assert "build prerequisite" not in reasons[1]
     assert "pyproject.toml is a build prerequisite (test) still missing after 3 attempts: " \
-           "stop retrying" in results[2].stderr
+           "stop retrying" in reasons[2]
     [signal] = signals(root)
-    assert signal.session == "agent-7"
+    assert signal.session is None

@@ -17,7 +17,8 @@ from tests.agents.conftest import project  # noqa: F401  (the committed project 
 from tests.conftest import REPO_ROOT, run_correx, write
 
 pytest.importorskip("mcp")
-TOOLS = {"state", "verify", "show", "assess_write", "assess_read", "session_status"}
+TOOLS = {"state", "verify", "show", "assess_write", "assess_read", "session_status",
+         "step_start", "gate", "plan_validate", "plan_ground"}
 
 
 def server_env() -> dict[str, str]:

@@ -1,8 +1,9 @@
 """One clone of the concurrent sync tests, run as its own process:
-`python -m tests.sync.clone_worker CLONE INDEX COUNT` records COUNT verifications, each on
-a state tree of its own, and after every one runs `git correx sync --json` as a real
-process. Prints the rounds each sync needed; exits 1 (with the sync's output on stderr) at
-the first sync that does not exit 0."""
+`python -m tests.sync.clone_worker CLONE INDEX COUNT [in-process]` records COUNT
+verifications, each on a state tree of its own, and after every one runs `git correx sync
+--json` as a real process (or, with `in-process`, `sync_ledger` in this process: cheaper,
+for tests that need many syncs but not their exit codes). Prints the rounds each sync
+needed; exits 1 (with the sync's output on stderr) at the first sync that does not exit 0."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import pygit2
 
 from gitcorrex.git.repository import discover_in_process
+from gitcorrex.sync.usecase import sync_ledger
 from tests.ledger_facts import provenance, record, verification_draft
 
 
@@ -37,16 +39,19 @@ def sync(path: Path) -> int:
     return rounds
 
 
-def main(path: Path, clone: int, count: int) -> None:
+def main(path: Path, clone: int, count: int, in_process: bool) -> None:
     rounds = []
     for number in range(count):
         repo = discover_in_process(path)
         tree = state_tree(repo.libgit2(), clone, number)
         record(path, verification_draft(repo, tree, "pass"), seconds=clone * 1000 + number,
                who=provenance(runtime=f"{clone}-0000000{clone}"))
-        rounds.append(sync(path))
+        if in_process:
+            rounds.append(sync_ledger(discover_in_process(path), remote="origin").rounds)
+        else:
+            rounds.append(sync(path))
     print(" ".join(str(r) for r in rounds))
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+    main(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:] == ["in-process"])

@@ -14,11 +14,14 @@ from gitcorrex.model.verification import VERIFICATION_KIND
 from tests.conftest import REPO_ROOT
 
 
-def run_fleet(clones: list[Path], each: int, timeout: float = 900) -> list[int]:
+def run_fleet(clones: list[Path], each: int, *, in_process: bool = False,
+              timeout: float = 900) -> list[int]:
     """Start one worker per clone at once; the rounds of every sync (asserts exit 0)."""
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    mode = ["in-process"] if in_process else []
     workers = [subprocess.Popen(
-        [sys.executable, "-m", "tests.sync.clone_worker", str(path), str(index), str(each)],
+        [sys.executable, "-m", "tests.sync.clone_worker", str(path), str(index), str(each),
+         *mode],
         cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for index, path in enumerate(clones)]
     outputs = [worker.communicate(timeout=timeout) for worker in workers]

@@ -93,7 +93,7 @@ def test_compaction_running_concurrently_with_writers_loses_nothing(
                                   str(stop)], cwd=REPO_ROOT, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        run_fleet(writers, 8)
+        run_fleet(writers, 8, in_process=True)
     finally:
         stop.touch()
         out, err = compactor.communicate(timeout=300)

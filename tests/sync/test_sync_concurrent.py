@@ -26,7 +26,7 @@ def test_six_clones_syncing_concurrently_end_with_all_events(
     shared_remote: Callable[[int], list[Path]], git_server: GitServer,
 ) -> None:
     clones = shared_remote(6)
-    run_fleet(clones, 20)
+    run_fleet(clones, 20, in_process=True)
     expected = final_round_everywhere(clones)
     assert len(expected) == 6 * 20
     for path in clones:

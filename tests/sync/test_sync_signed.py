@@ -39,3 +39,20 @@ def test_synced_status_shows_the_recording_clones_signer(
     assert (signer["state"], signer["signer"]) == ("verified", PRINCIPAL)
     recorded_by = git(plain, "log", "-1", "--format=%ce", signer["ledger_commit"]).strip()
     assert recorded_by != PRINCIPAL  # the name shown came from the key, not this field
+
+
+def test_the_signed_gate_accepts_a_pass_signed_in_another_clone_after_sync(
+    shared_remote: Callable[[int], list[Path]], tmp_path: Path,
+    correx: Callable[..., CliResult],
+) -> None:
+    signed, plain = shared_remote(2)
+    configure_signing(signed, ssh_key(tmp_path, "key"), tmp_path)
+    git(plain, "config", "gpg.ssh.allowedSignersFile", str(tmp_path / "allowed_signers"))
+    head = git(plain, "rev-parse", "HEAD^{tree}").strip()
+    verify_tree(signed, head, "pass", seconds=1)
+    verify_tree(plain, git(plain, "mktree", input=b"").strip(), "pass", seconds=2)  # diverge
+    assert correx(signed, "sync").code == 0
+    assert correx(plain, "sync").code == 0  # an unsigned merge in this clone
+    gate = correx(plain, "check", "HEAD..HEAD", "--require-signed")
+    assert gate.code == 0, gate
+    assert f"verified signer {PRINCIPAL}" in gate.stdout

@@ -1,9 +1,12 @@
-"""Step ordering: a step may build only on a predecessor whose increment can be verified.
+"""Step ordering: a step may build only on a predecessor the settlement will verify.
 
-A predecessor with no checks, or whose checks run no command (a docs-only expectation such
-as `docs = []` or `none`), can never leave a passing observation behind, so a step that
-depends on it would start on an unverified increment: rejected before lock. A check that
-names no profile entry cannot be verified either (`plan validate` reports it in full).
+A predecessor is settled by `verify` inside its step (docs/settlement.md): with a build
+claim only when it declares writes and its stage's `build_expectation` (else the profile's
+default expectation) runs at least one command; then the expectation's commands and the
+step's own checks run. A predecessor without writes, or on a docs-only stage (`docs = []`,
+`none`, no expectation at all), completes without a build claim whatever its checks say,
+so a step that depends on it would start on an unverified increment: rejected before lock.
+A check or a stage that names no profile entry cannot be verified either.
 """
 
 from __future__ import annotations
@@ -25,19 +28,30 @@ def _check_edge(given: GroundingInput, step: PlanStep, before: str) -> Grounding
     predecessor = given.steps.get(before)
     if predecessor is None:
         return found(Status.ABSENT, Route.REJECT, detail=f"no step {before!r} in the plan")
-    if not predecessor.checks:
+    policy = given.profile.stages.get(predecessor.stage)
+    if policy is None:
+        return found(Status.UNKNOWN, Route.REJECT,
+                     detail=f"{before} is in stage {predecessor.stage!r}, which the profile "
+                            "does not define: its increment cannot be verified")
+    if not predecessor.writes:
         return found(Status.ABSENT, Route.REJECT,
-                     detail=f"{before} has no checks: its increment cannot be verified")
+                     detail=f"{before} declares no writes: it completes without a build "
+                            "claim, so its increment is never verified")
     resolved = {check: given.commands_of(check, setup=False) for check in predecessor.checks}
     unknown = [check for check, commands in resolved.items() if commands is None]
     if unknown:
         return found(Status.UNKNOWN, Route.REJECT,
                      detail=f"{before} checks {', '.join(unknown)}, which the profile does not "
                             "define: its increment cannot be verified")
-    commands = sorted({name for names in resolved.values() for name in names or []})
-    if not commands:
+    expectation = policy.build_expectation or given.profile.defaults.expectation
+    build = given.commands_of(expectation, setup=False) if expectation else None
+    if not build:
         return found(Status.ABSENT, Route.REJECT,
-                     detail=f"{before} runs no command (docs-only): its increment cannot be "
-                            "verified")
-    return found(Status.PRESENT, Route.PASS, detail=f"{before} is verified by "
-                                                    f"{', '.join(commands)}")
+                     detail=f"{before} is in stage {predecessor.stage!r}, whose build "
+                            f"expectation {expectation or '(none)'} runs no command "
+                            "(docs-only): it completes without a build claim, so its "
+                            "increment is never verified, whatever its checks name")
+    commands = list(dict.fromkeys([*build, *(n for names in resolved.values()
+                                              for n in names or [])]))
+    return found(Status.PRESENT, Route.PASS,
+                 detail=f"{before} is verified by {', '.join(commands)}")

@@ -1,0 +1,33 @@
+"""`git correx log` output, shared by the click command and the click-free fast path."""
+
+from __future__ import annotations
+
+import json
+
+from gitcorrex.model.printable import printable
+from gitcorrex.review.log_lines import LogLine, LogResult
+
+
+def log_output(result: LogResult, *, as_json: bool) -> tuple[str, str]:
+    """(stdout, stderr): the lines or the JSON document, and one line per ledger problem."""
+    err = "".join(f"git correx: ledger problem: {problem.describe()}\n"
+                  for problem in result.problems)
+    if as_json:
+        document = {"commits": [line.as_dict() for line in result.lines],
+                    "problems": [problem.as_dict() for problem in result.problems]}
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", err
+    return "".join(render_line(line) + "\n" for line in result.lines), err
+
+
+def render_line(line: LogLine) -> str:
+    """`<sha12> <mark> <result> [<expectation> by <who> <when>] <subject>[  <signer>]`."""
+    status = line.status
+    text = f"{line.commit.sha[:12]} {status.mark} {status.result:<11}"
+    if status.at is not None:
+        reason = f" [{status.reason}]" if status.reason else ""
+        text += f" {printable(status.expectation or '')}{reason} by {printable(status.by or '')}"
+        text += f" {status.at[:19]}Z"
+    text += f"  {printable(line.commit.subject)}"
+    if line.signer is not None:
+        text += f"  [{printable(line.signer.describe())}]"
+    return text

@@ -1,0 +1,93 @@
+"""Reading one subject's note with the git binary: for read paths that must not load
+libgit2 (pygit2 costs ~70 ms to import, more than the whole read).
+
+Two processes at most: `git ls-tree` finds the note's blobs at every fanout git may have
+written (one subject's note can be split across fanouts; a full read concatenates them,
+deeper fanouts first, which is ls-tree's order too), and `git cat-file --batch` reads them.
+The blob ids alone identify the note's content, so callers can cache what they derive
+from it (`fold_store.py`) and skip the second process.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitcorrex.git.process import decode_path, run_git
+
+MAX_FANOUT = 3  # 256**3 notes per subtree level: deeper is never written
+DEFAULT_REF = "refs/notes/correx"
+
+
+def expand_notes_ref(value: str | None) -> str:
+    """`git config correx.ref` expanded as `git notes --ref` does; the default when unset.
+    (Validity is checked where the ref is written; a bad name simply reads nothing here.)"""
+    if not value:
+        return DEFAULT_REF
+    if value.startswith("refs/notes/"):
+        return value
+    return "refs/" + value if value.startswith("notes/") else "refs/notes/" + value
+
+
+def light_config(root: Path, *keys: str) -> dict[str, str]:
+    """The values of `keys` as git resolves them (all scopes; the last one wins)."""
+    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"
+    out = run_git(["config", "-z", "--get-regexp", pattern], cwd=root, check=False).stdout
+    found: dict[str, str] = {}
+    for entry in decode_path(out).split("\0"):
+        name, _, value = entry.partition("\n")
+        if name:
+            found[name] = value
+    return found
+
+
+def note_blob_ids(root: Path, ref: str, subject: str) -> list[str] | None:
+    """The blobs holding `subject`'s note at `ref`, in read order; [] for no note; None
+    when the ref cannot be read (absent or not a notes tree: the caller's slow path says)."""
+    found = note_blobs_for(root, ref, [subject])
+    return None if found is None else found.get(subject, [])
+
+
+def note_blobs_for(root: Path, ref: str, subjects: list[str]) -> dict[str, list[str]] | None:
+    """subject → the blobs of its note at `ref` (absent: no note), for many subjects in one
+    `git ls-tree`; None when the ref cannot be read."""
+    paths = [_fanout(subject, depth) for subject in dict.fromkeys(subjects)
+             for depth in range(MAX_FANOUT + 1)]
+    result = run_git(["ls-tree", "-z", "--full-tree", ref, "--", *paths], cwd=root, check=False)
+    if result.returncode != 0:
+        return None
+    found: dict[str, list[str]] = {}
+    for entry in result.stdout.split(b"\0"):
+        meta, _, path = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == b"blob":
+            subject = path.replace(b"/", b"").decode("ascii", "replace")
+            found.setdefault(subject, []).append(fields[2].decode("ascii"))
+    return found
+
+
+def _fanout(subject: str, depth: int) -> str:
+    return "/".join([*(subject[2 * i:2 * i + 2] for i in range(depth)), subject[2 * depth:]])
+
+
+def read_blobs(root: Path, oids: list[str]) -> bytes:
+    """The blobs' contents, each ending in a newline, concatenated (one note's lines)."""
+    found = read_blob_map(root, oids)
+    return b"".join(found[oid] for oid in oids)
+
+
+def read_blob_map(root: Path, oids: list[str]) -> dict[str, bytes]:
+    """oid → content (newline-terminated, as a note read yields it), in one process."""
+    wanted = list(dict.fromkeys(oids))
+    if not wanted:
+        return {}
+    out = run_git(["cat-file", "--batch"], cwd=root,
+                  stdin="".join(oid + "\n" for oid in wanted).encode()).stdout
+    found: dict[str, bytes] = {}
+    pos = 0
+    for oid in wanted:
+        header_end = out.index(b"\n", pos)
+        size = int(out[pos:header_end].split()[2])
+        data = out[header_end + 1:header_end + 1 + size]
+        found[oid] = data if data.endswith(b"\n") else data + b"\n"
+        pos = header_end + 1 + size + 1
+    return found

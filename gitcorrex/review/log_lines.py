@@ -1,0 +1,57 @@
+"""What one `git correx log` line holds, as plain values: a commit, its tree's status and
+(with `--verify-signatures`) who signed the ledger commit. No models here: the log's light
+path (`log_light.py`) builds these without loading pydantic."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gitcorrex.git.commit_log import LoggedCommit
+
+if TYPE_CHECKING:
+    from gitcorrex.model.ledger_problem import Problem
+    from gitcorrex.review.ledger_signers import Signer
+
+MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-"}
+
+
+@dataclass(frozen=True)
+class TreeStatus:
+    """`result` is pass, fail, unavailable or none; the rest is None when it is none."""
+
+    tree: str
+    result: str
+    expectation: str | None = None
+    reason: str | None = None
+    by: str | None = None
+    at: str | None = None
+    event: str | None = None
+
+    @property
+    def mark(self) -> str:
+        return MARKS.get(self.result, "?")
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"tree": self.tree, "result": self.result, "expectation": self.expectation,
+                "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One commit; `signer` is set only when signatures were asked for and it has a status."""
+
+    commit: LoggedCommit
+    status: TreeStatus
+    signer: Signer | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"commit": self.commit.sha, "tree": self.commit.tree,
+                "subject": self.commit.subject, "status": self.status.as_dict(),
+                "signer": None if self.signer is None else self.signer.as_dict()}
+
+
+@dataclass(frozen=True)
+class LogResult:
+    lines: list[LogLine]
+    problems: list[Problem]

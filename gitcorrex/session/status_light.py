@@ -1,0 +1,72 @@
+"""`session status` as a read path: the fold's result as plain data, computed once per
+version of the session's note.
+
+What is deferred, and why. A status query is asked between every two steps of a session
+(and by operators polling it); today it paid ~0.4 s on 5,000 events, most of it imports:
+click, pydantic with every event model, pygit2. This module imports none of them:
+- the session's note is found and read with the git binary (`git/note_reads.py`: two
+  processes, ~10 ms, against ~70 ms to import pygit2);
+- the fold depends on nothing but the note's blobs, so its result (the JSON `replay
+  --session` prints as `state`) is stored keyed by those blob ids (`git/fold_store.py`)
+  and reused until an event is appended to the session. Only a new note version loads the
+  fold and its models (`_fold_now`), exactly the code `replay` runs;
+- the workspace's state key is measured on a thread meanwhile (git works while we read).
+Anything unusual (no note, an unreadable ref, a session that does not exist) returns None,
+and the caller takes the full path, which reports it with the usual errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitcorrex.git.fold_store import load_fold, store_fold
+from gitcorrex.git.note_reads import expand_notes_ref, light_config, note_blob_ids, read_blobs
+from gitcorrex.git.repository import Repository
+from gitcorrex.git.state import compute_state
+from gitcorrex.model.session_object import is_session_id, session_object_oid
+from gitcorrex.threads import in_background
+
+
+def status_document(repo: Repository, given: str | None) -> dict[str, Any] | None:
+    """`{"state": …, "workspace": {"state_key", "baseline_valid"}}` for the session `given`
+    (else the workspace's configured one); None to let the full path answer."""
+    measuring = in_background(lambda: compute_state(repo).state_key, name="correx-state")
+    try:
+        state = _folded_state(repo, given)
+    finally:
+        key = measuring()  # never leave the measurement (and its index lock) behind
+    if state is None:
+        return None
+    baseline = state.get("baseline")
+    valid = baseline is not None and baseline.get("state_key") == key
+    return {"state": state, "workspace": {"state_key": key, "baseline_valid": valid}}
+
+
+def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
+    config = light_config(repo.root, "correx.ref", "correx.session")
+    session = given or config.get("correx.session")
+    if not session or not is_session_id(session):
+        return None
+    subject = session_object_oid(session)
+    blobs = note_blob_ids(repo.root, expand_notes_ref(config.get("correx.ref")), subject)
+    if not blobs:
+        return None
+    state = load_fold(repo.common_dir, subject, blobs)
+    if state is None:
+        state = _fold_now(repo, session, blobs)
+        if state is not None:
+            store_fold(repo.common_dir, subject, blobs, state)
+    return state if isinstance(state, dict) else None
+
+
+def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any] | None:
+    """The fold `replay --session` runs, on the note's lines; None for no such session."""
+    from gitcorrex.model.note_lines import scan_notes
+    from gitcorrex.session.context import fold_entries
+
+    scanned = scan_notes([(session_object_oid(session), read_blobs(repo.root, blobs))])
+    state = fold_entries(session, scanned.entries, scanned.problems)
+    if not state.exists:
+        return None
+    dumped: dict[str, Any] = state.model_dump(mode="json")
+    return dumped

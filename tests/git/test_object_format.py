@@ -1,0 +1,52 @@
+"""SHA-256 repositories: the libgit2 in this installation cannot open them, so every ledger
+command refuses with exit 2 naming the object format — before anything runs — and
+`state` (computed by git alone) still gives git's own key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygit2
+import pytest
+
+from tests.conftest import git, run_correx, write
+from tests.verify.conftest import counting, has_ledger, runs_counted, write_profile
+
+LIBGIT2_SHA256 = 1 << 11  # GIT_FEATURE_SHA256
+pytestmark = pytest.mark.skipif(
+    bool(pygit2.features & LIBGIT2_SHA256),
+    reason="this libgit2 reads sha256 repositories: the refusal does not apply")
+
+
+@pytest.fixture
+def sha256_repo(tmp_path: Path) -> Path:
+    root = tmp_path / "sha256"
+    git(tmp_path, "init", "-q", "--object-format=sha256", str(root))
+    write(root, "README.md", "hello\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    return root
+
+
+def test_verify_refuses_before_running_anything(sha256_repo: Path, tmp_path: Path) -> None:
+    counter = tmp_path / "runs"
+    write_profile(sha256_repo, {"ok": counting(counter)}, {"e": ["ok"]}, default="e")
+    result = run_correx(sha256_repo, "verify")
+    assert result.code == 2, result
+    assert "sha256 object format" in result.stderr and "Traceback" not in result.stderr
+    assert runs_counted(counter) == 0 and not has_ledger(sha256_repo)
+
+
+@pytest.mark.parametrize("command", [["log"], ["replay"], ["show"], ["sync"],
+                                     ["assess", "write", "README.md"]])
+def test_ledger_commands_name_the_object_format(sha256_repo: Path, command: list[str]) -> None:
+    result = run_correx(sha256_repo, *command)
+    assert result.code == 2, result
+    assert "sha256 object format" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_state_is_gits_own_sha256_tree(sha256_repo: Path) -> None:
+    result = run_correx(sha256_repo, "state")
+    assert result.code == 0, result
+    assert result.stdout.strip() == git(sha256_repo, "rev-parse", "HEAD^{tree}").strip()
+    assert len(result.stdout.strip()) == 64

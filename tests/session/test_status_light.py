@@ -1,0 +1,79 @@
+"""`session status` on its light path (no click, pydantic or pygit2 until the note changes):
+the same document as the full path, refreshed by every append, and the full path's errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from gitcorrex.cli.session_render import render_status
+from gitcorrex.git.repository import discover_with_git
+from gitcorrex.model.session_object import session_object_oid
+from gitcorrex.session.status import session_status
+from tests.conftest import run_correx, write
+from tests.session.conftest import append
+
+LIGHT_IMPORTS = """
+import sys
+from gitcorrex.cli.fast import run_fast
+code = run_fast(["session", "status", "--json"])
+heavy = sorted(m for m in ("click", "pydantic", "pygit2") if m in sys.modules)
+print(code, heavy, file=sys.stderr)
+"""
+
+
+def full_document(root: Path, session: str) -> dict:
+    return session_status(discover_with_git(root), session).model_dump(mode="json")
+
+
+def light(root: Path, *args: str) -> dict:
+    result = run_correx(root, "session", "status", *args, "--json")
+    assert result.code == 0, result
+    return json.loads(result.stdout)
+
+
+def test_the_light_document_is_the_full_paths_document(locked) -> None:
+    root, session = locked
+    write(root, "src/a.py", "VALUE = 1\n")
+    assert light(root, session) == full_document(root, session)
+    assert light(root) == full_document(root, session)  # the configured session
+    text = run_correx(root, "session", "status", session)
+    assert text.stdout == render_status(full_document(root, session))
+
+
+def test_an_appended_event_is_seen_by_the_next_status(locked) -> None:
+    root, session = locked
+    assert light(root, session)["state"]["pause"] is None
+    append(root, "session_paused", session, {"cause": "administrative", "reason": "lunch"})
+    document = light(root, session)
+    assert document["state"]["pause"]["reason"] == "lunch"
+    assert document == full_document(root, session)
+
+
+def test_a_damaged_cache_record_is_ignored(locked) -> None:
+    root, session = locked
+    expected = light(root, session)
+    record = root / ".git" / "correx" / "folds" / f"{session_object_oid(session)}.json"
+    assert record.exists()
+    record.write_text('{"key": "something else", "value": {"forged": true}}')
+    assert light(root, session) == expected
+    record.write_text("not json")
+    assert light(root, session) == expected
+
+
+def test_an_unknown_session_gets_the_full_paths_error(locked) -> None:
+    root, _ = locked
+    result = run_correx(root, "session", "status", "nobody", "--json")
+    assert result.code == 2 and "no session 'nobody'" in result.stderr, result
+
+
+def test_a_cached_status_imports_neither_click_nor_pydantic_nor_pygit2(locked) -> None:
+    root, session = locked
+    light(root, session)  # the fold is stored
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", LIGHT_IMPORTS], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
