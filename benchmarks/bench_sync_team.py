@@ -3,8 +3,10 @@
 N clones of one served repository, each driven by its own process, all started together:
 M times, record one verification (on a state tree of its own), then sync. Then one more
 sync per clone, in turn, and a check that every clone holds all N x M events. Reported: the
-wall time of each sync (p50, p95, max), rounds per sync (mean, max), syncs that failed,
-total wall time, and the load average.
+wall time of each sync (p50, p95, max) and its CPU time (the sync and the git processes it
+waited for: on a shared 2-core machine N writers at once mostly wait for a core, so wall
+time grows with N), rounds per sync (mean, max), syncs that failed, total wall time, and
+the load average.
 
 By default each sync is `git correx sync --json` as a whole process, as users run it.
 `--in-process` runs `sync_ledger` inside the writer's process instead (fetch and push are
@@ -21,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,7 +53,7 @@ def writer(path: Path, index: int, syncs: int, in_process: bool) -> None:
         append_events(repo, [draft(index * 1000 + number, tree, None)],
                       now=T0 + timedelta(seconds=index * 1000 + number),
                       provenance=current_provenance(repo))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         if in_process:
             rounds, code = sync_ledger(discover_in_process(path), remote="origin").rounds, 0
         else:
@@ -60,8 +63,15 @@ def writer(path: Path, index: int, syncs: int, in_process: bool) -> None:
             rounds = json.loads(proc.stdout)["rounds"] if code == 0 else 0
             if code:
                 sys.stderr.write(proc.stderr.decode(errors="replace"))
-        print(json.dumps({"seconds": time.perf_counter() - start, "rounds": rounds,
-                          "code": code}), flush=True)
+        print(json.dumps({"seconds": time.perf_counter() - start, "cpu": _cpu() - cpu,
+                          "rounds": rounds, "code": code}), flush=True)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its waited-for children (git, a sync process)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def state_tree(path: Path, content: str) -> str:
@@ -129,11 +139,13 @@ def report(args: argparse.Namespace, lines: list[dict[str, float]], wall: float,
     mode = "in-process syncs" if args.in_process else "`git correx sync` processes"
     print(f"# {args.writers} writers x {args.syncs} syncs, {mode}, git daemon on loopback; "
           f"load {os.getloadavg()[0]:.2f} at the end")
-    print("| syncs | failed | p50 s | p95 s | max s | mean rounds | max rounds | wall s | "
-          "clones with all events |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cpu = [line["cpu"] for line in lines]
+    print("| syncs | failed | p50 s | p95 s | max s | CPU s per sync (p50) | mean rounds | "
+          "max rounds | wall s | clones with all events |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     print(f"| {len(lines)}/{expected} | {failed} | {statistics.median(seconds):.2f} | "
           f"{percentile(seconds, 0.95):.2f} | {max(seconds):.2f} | "
+          f"{statistics.median(cpu):.2f} | "
           f"{statistics.mean(rounds):.2f} | {max(rounds)} | {wall:.1f} | "
           f"{complete}/{args.writers} |")
     ok = len(lines) == expected and not failed and complete == args.writers

@@ -110,7 +110,8 @@ def stop_signals_raise() -> Iterator[None]:
         finally:
             _state["depth"] -= 1
         return
-    previous = {signum: signal.signal(signum, _raise_interrupted) for signum in STOP_SIGNALS}
+    previous = {signum: signal.signal(signum, _raise_interrupted) for signum in STOP_SIGNALS
+                if signal.getsignal(signum) is not signal.SIG_IGN}  # nohup: HUP stays ignored
     _state.update(depth=1, stopping=False)
     try:
         yield

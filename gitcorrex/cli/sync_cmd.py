@@ -39,8 +39,10 @@ def sync(remote: str, compact: bool, as_json: bool) -> int:
         click.echo(f"git correx: conflict: {conflict.describe()}", err=True)
     if result.conflicts:
         click.echo("  hint: the session continued on two clones; nothing was merged or pushed. "
-                   "To keep the remote's history and drop your unpushed events: "
-                   f"`git update-ref {result.ref} {result.tracking}`, then sync again",
-                   err=True)
+                   "In the clone whose events should go: "
+                   f"`git update-ref {result.ref} {result.tracking}` (and, if it published "
+                   f"them already, `git push --force {result.remote} "
+                   f"{result.tracking}:{result.ref}-writers/<its correx.writer>`), then sync "
+                   "again", err=True)
         return 1
     return 0

@@ -36,7 +36,8 @@ def leftovers(root: Path) -> list[str]:
     return sorted(name for name in os.listdir(root / ".git") if name.startswith("correx-"))
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
+                                    signal.SIGINT])
 def test_stop_signal_ends_the_command_and_exits_128_plus_n(
         make_repo: Callable[..., Path], tmp_path: Path, signum: int) -> None:
     root = make_repo()
@@ -52,6 +53,20 @@ def test_stop_signal_ends_the_command_and_exits_128_plus_n(
     time.sleep(1.6)  # past the moment the command would have written
     assert not marker.exists()
     assert leftovers(root) == [] and not has_ledger(root)
+
+
+def test_an_ignored_hangup_stays_ignored(make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """`nohup git correx verify`: SIGHUP was ignored when we started, so it is not a stop."""
+    root = make_repo()
+    marker = tmp_path / "written"
+    write_profile(root, {"slow": late_writer(marker)}, {"e": ["slow"]}, default="e")
+    proc = subprocess.Popen(["nohup", sys.executable, "-m", "gitcorrex", "verify"], cwd=root,
+                            env=correx_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert marker.exists()
 
 
 def test_timeout_1_verify_stops_the_profile_command(

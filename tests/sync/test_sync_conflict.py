@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,3 +54,27 @@ def test_sessions_that_did_not_diverge_merge(
     replayed = correx(two, "replay", "--json")
     sessions = sorted(e["session"] for e in json.loads(replayed.stdout)["events"])
     assert sessions == ["run-a", "run-b"]
+
+
+def test_a_session_diverged_between_two_writer_refs_is_a_conflict_for_a_reader(
+    shared_remote: Callable[[int], list[Path]], correx: Callable[..., CliResult],
+) -> None:
+    one, two, reader = shared_remote(3)
+    tree = git(one, "rev-parse", "HEAD^{tree}").strip()
+    verify_tree(one, tree, "fail", session="run-1", seconds=1)
+    assert correx(one, "sync").code == 0
+    assert correx(two, "sync").code == 0
+    verify_tree(one, tree, "pass", session="run-1", seconds=2)
+    verify_tree(two, tree, "fail", session="run-1", seconds=3)
+    assert correx(one, "sync").code == 0
+    # two published at the same instant as one (it fetched before one's push landed)
+    git(two, "push", "-q", "origin", f"{REF}:refs/notes/correx-writers/two")
+
+    result = correx(reader, "sync", "--json")
+
+    assert result.code == 1, result
+    conflicts = json.loads(result.stdout)["conflicts"]
+    assert [(c["session"], c["seq"]) for c in conflicts] == [("run-1", 2)]
+    missing = subprocess.run(["git", "rev-parse", "-q", "--verify", REF], cwd=reader,
+                             capture_output=True, check=False)
+    assert missing.returncode == 1  # nothing written
