@@ -10,8 +10,10 @@ Two measurements, whole processes, round-robin after one warm-up each:
    manifest, so the call is allowed): one state scan plus one tree diff, reported in units
    of `git status --porcelain` and next to `git correx state`.
 
-Prints medians, min and max, the load average before and after, and exits 1 when the
-PreToolUse median misses `--max-seconds`. Usage:
+Prints medians, min and max of wall-clock time, the median CPU time (user + system of the
+process and its git children: what the call costs whatever else runs on the machine), the
+load average before and after, and exits 1 when the PreToolUse median wall time misses
+`--max-seconds`. Usage:
 
     python benchmarks/bench_agent_hook.py [--runs N] [--files N] [--workdir DIR]
 """
@@ -20,8 +22,12 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shlex
+import subprocess
 import sys
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from common import (
@@ -30,10 +36,8 @@ from common import (
     git,
     git_version,
     make_large_repo,
-    markdown_table,
     median,
     standard_args,
-    time_commands,
 )
 
 PROFILE = 'version = 1\n\n[stages.implement]\nwrites = ["/src/**", "/untracked/**"]\n'
@@ -75,6 +79,43 @@ def hook(root: Path, body: str, name: str) -> str:
     return f"{shlex.join(correx_script())} assess --hook claude-code < {shlex.quote(str(path))}"
 
 
+def time_with_cpu(commands: Mapping[str, str], runs: int,
+                  cwd: Path) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds per run of each bash command, round-robin after one warm-up."""
+    def once(command: str) -> tuple[float, float]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.run(["bash", "-c", command], cwd=cwd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, check=False)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{command} exited {proc.returncode}: {proc.stderr.decode()}")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return wall, cpu
+
+    for command in commands.values():
+        once(command)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(once(command))
+    return times
+
+
+def table(times: Mapping[str, list[tuple[float, float]]], baseline: str) -> str:
+    base = median([wall for wall, _ in times[baseline]])
+    lines = ["| command | median ms | min ms | max ms | ratio | median CPU ms |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for name, values in times.items():
+        walls = [wall for wall, _ in values]
+        cpu = median([cpu for _, cpu in values])
+        lines.append(f"| {name} | {median(walls) * 1000:.1f} | {min(walls) * 1000:.1f} | "
+                     f"{max(walls) * 1000:.1f} | {median(walls) / base:.2f} | "
+                     f"{cpu * 1000:.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = standard_args(__doc__ or "", max_ratio=0)
     parser.add_argument("--max-seconds", type=float, default=0.1)
@@ -82,7 +123,7 @@ def main() -> int:
     load_before = os.getloadavg()
     small = small_repo(args.workdir)
     python = shlex.quote(sys.executable)
-    pre = time_commands({
+    pre = time_with_cpu({
         PRE: hook(small, payload("PreToolUse", small, "Write", file_path="src/new.py",
                                  content="x = 1\n"), "pre"),
         "python -c pass": f"{python} -c pass",
@@ -93,7 +134,7 @@ def main() -> int:
     }, args.runs, cwd=small)
     large = with_profile(make_large_repo(args.workdir / f"agent-{args.files}",
                                          files=args.files))
-    post = time_commands({
+    post = time_with_cpu({
         "git status --porcelain": "git status --porcelain >/dev/null",
         POST: hook(large, payload("PostToolUse", large, "Bash", command="make"), "post"),
         "git correx state": shlex.join([*correx_script(), "state"]) + " >/dev/null",
@@ -103,13 +144,14 @@ def main() -> int:
           f"{os.cpu_count()} CPUs, load average before {load_before[0]:.2f}, "
           f"after {load_after[0]:.2f}\n")
     print("Small repository (1 file), PreToolUse:\n")
-    print(markdown_table(pre, PRE))
+    print(table(pre, PRE))
     print(f"\n{args.files:,} files, 100 modified, 100 untracked, PostToolUse:\n")
-    print(markdown_table(post, "git status --porcelain"))
-    seconds = median(pre[PRE])
+    print(table(post, "git status --porcelain"))
+    seconds = median([wall for wall, _ in pre[PRE]])
+    post_ratio = median([w for w, _ in post[POST]]) / \
+        median([w for w, _ in post["git status --porcelain"]])
     print(f"\nPreToolUse median {seconds:.3f} s (target {args.max_seconds} s); "
-          f"PostToolUse = {median(post[POST]) / median(post['git status --porcelain']):.2f}"
-          " x git status")
+          f"PostToolUse = {post_ratio:.2f} x git status")
     return 0 if seconds <= args.max_seconds else 1
 
 

@@ -15,9 +15,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from pydantic import TypeAdapter, ValidationError
-
-from gitcorrex.errors import LedgerContentionError, UsageError
+from gitcorrex.errors import LedgerContentionError
 from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
@@ -28,11 +26,11 @@ from gitcorrex.model.events import (
     SCHEMA_VERSION,
     Provenance,
     RecordedEvent,
-    SessionId,
     session_object_bytes,
     session_object_oid,
 )
 from gitcorrex.model.note_lines import LedgerEntry, Problem, event_line, printable, scan_notes
+from gitcorrex.model.session_object import check_session_id as check_light_session_id
 
 __all__ = [
     "EventDraft",
@@ -48,7 +46,6 @@ __all__ = [
 ]
 
 AnchorKind = Literal["tree", "blob"]
-_SESSION_ID: TypeAdapter[str] = TypeAdapter(SessionId)
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -255,12 +252,7 @@ def _object_kind(repo: Repository, oid: str) -> AnchorKind:
 
 def check_session_id(session: str) -> None:
     """Refuse a session id that could not name a session object (exit 2)."""
-    try:
-        _SESSION_ID.validate_python(session)
-    except ValidationError as exc:
-        raise UsageError(
-            f"invalid session id {session!r}", hint="use 1-64 letters, digits, '.', '_' or '-'"
-        ) from exc
+    check_light_session_id(session)
 
 
 def _next_seq(view: LedgerView, session: str) -> int:

@@ -1,7 +1,8 @@
 """The one runner for every agent hook call, and it fails closed.
 
-Read the payload, let the agent's adapter turn it into a request, judge it, and answer in
-that agent's format. Whatever goes wrong on the way — a payload the agent would not send, no
+Let the agent's adapter turn the payload into a request, judge it, and answer in that
+agent's format (cli/agent_hook.py reads stdin and writes the answer inside the CLI's error
+boundary). Whatever goes wrong on the way — a payload the agent would not send, no
 repository, a profile that does not parse, a full disk, a bug — becomes that agent's
 blocking answer, because for every agent a crashing hook (any exit but 2) lets the tool run.
 Click-free and import-light: this runs on every tool call of an agent session.
@@ -9,10 +10,10 @@ Click-free and import-light: this runs on every tool call of an agent session.
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookOptions, Reply
 
@@ -25,12 +26,15 @@ _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini",
 BLOCK_EXIT = 2
 
 
-def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path) -> Reply:
-    """The reply to one hook call; never raises."""
+def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path,
+           describe: Callable[[BaseException], str] | None = None) -> Reply:
+    """The reply to one hook call; never raises. `describe` words a failure (the CLI passes
+    its error boundary's; default: agents/reasons.py)."""
+    words = describe or _failure_text
     try:
         adapter = import_module(f"gitcorrex.agents.{_MODULES[agent]}")
     except BaseException as exc:  # an unknown agent or a broken install: still block
-        return Reply(BLOCK_EXIT, stderr=_failure_text(exc))
+        return Reply(BLOCK_EXIT, stderr=_worded(words, exc))
     try:
         from gitcorrex.agents.judge import judge
 
@@ -39,24 +43,15 @@ def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path) -
         reply: Reply = adapter.render(request, verdict)
         return reply
     except BaseException as exc:  # fail closed, whatever went wrong
-        failed: Reply = adapter.fail(_failure_text(exc))
+        failed: Reply = adapter.fail(_worded(words, exc))
         return failed
 
 
-def run_hook(agent: str, options: HookOptions, *, stdin: BinaryIO | None = None,
-             stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Answer the call on stdin; the exit code the agent acts on (0 or 2 and nothing else)."""
+def _worded(describe: Callable[[BaseException], str], exc: BaseException) -> str:
     try:
-        raw = (stdin or sys.stdin.buffer).read()
-        reply = answer(agent, raw, options, default_cwd=Path.cwd())
-    except BaseException as exc:
-        reply = Reply(BLOCK_EXIT, stderr=_failure_text(exc))
-    try:
-        (stdout or sys.stdout).write(reply.stdout)
-        (stderr or sys.stderr).write(reply.stderr)
+        return describe(exc)
     except BaseException:
-        return BLOCK_EXIT  # the answer could not be given: block
-    return reply.exit_code
+        return _failure_text(exc)
 
 
 def _failure_text(exc: BaseException) -> str:

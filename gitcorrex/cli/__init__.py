@@ -12,7 +12,12 @@ def main(argv: list[str] | None = None) -> None:
     from gitcorrex.cli.boundary import run_guarded
 
     args = sys.argv[1:] if argv is None else argv
-    exit_now(run_guarded(lambda: _dispatch(args, argv)))
+    code = run_guarded(lambda: _dispatch(args, argv))
+    if args[:2] == ["assess", "--hook"] and code not in (0, 2):
+        from gitcorrex.cli.agent_hook import fail_closed  # a signal before the runner began
+
+        code = fail_closed(code)
+    exit_now(code)
 
 
 def _dispatch(args: list[str], argv: list[str] | None) -> int:

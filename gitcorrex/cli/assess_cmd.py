@@ -87,7 +87,8 @@ def _agent_hook(agent: str, extra: bool, stage: str | None, session: str | None,
                 record_all: bool) -> int:
     """Exit 0 or 2 and nothing else: any other code would let the tool call proceed."""
     from gitcorrex.agents.request import HookOptions
-    from gitcorrex.agents.run import BLOCK_EXIT, run_hook
+    from gitcorrex.agents.run import BLOCK_EXIT
+    from gitcorrex.cli.agent_hook import run_agent_hook
 
     if extra:
         sys.stderr.write("git correx could not assess this tool call, so it is blocked: "
@@ -96,4 +97,4 @@ def _agent_hook(agent: str, extra: bool, stage: str | None, session: str | None,
         return BLOCK_EXIT
     options = HookOptions(stage=stage, session=session or os.environ.get("CORREX_SESSION")
                           or None, record_all=record_all)
-    return run_hook(agent, options)
+    return run_agent_hook(agent, options)

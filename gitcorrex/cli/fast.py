@@ -88,7 +88,8 @@ def run_agent_hook(args: Sequence[str]) -> int | None:
     import os
 
     from gitcorrex.agents.request import HookOptions
-    from gitcorrex.agents.run import AGENTS, run_hook
+    from gitcorrex.agents.run import AGENTS
+    from gitcorrex.cli.agent_hook import run_agent_hook as run_hook
 
     if not args or args[0] not in AGENTS:
         return None

@@ -24,6 +24,18 @@ from gitcorrex.git.push_report import RefStatus, parse_push_report
 from gitcorrex.git.repository import Repository
 
 _MISSING_REF = "couldn't find remote ref"
+# A server at capacity drops or stalls connections; the next round usually gets through.
+_TRANSIENT = ("Connection reset by peer", "Connection timed out", "hung up unexpectedly",
+              "early EOF", "read error", "Broken pipe")
+
+
+class TransientTransportError(GitCommandError):
+    """The connection to the remote broke (reset, timed out): worth another round."""
+
+
+def _failure(argv: list[str], status: int, stderr: str) -> GitCommandError:
+    kind = TransientTransportError if any(w in stderr for w in _TRANSIENT) else GitCommandError
+    return kind(argv, status, stderr)
 _FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
           "--prune"]
 
@@ -88,7 +100,7 @@ def fetch_ledgers(repo: Repository, remote: str, ref: str, tracking: str) -> Rem
             hint=f"if that is intended, `git update-ref -d {tracking}` and sync again",
         )
     if result.returncode != 0:
-        raise GitCommandError(["git", *_FETCH, remote], result.returncode, stderr)
+        raise _failure(["git", *_FETCH, remote], result.returncode, stderr)
     handle = repo.shared_libgit2()
     shared = None if shared_missing else handle.references.get(tracking)
     return RemoteLedgers(None if shared is None else str(shared.target),
@@ -110,7 +122,7 @@ def push_refs(repo: Repository, remote: str, updates: Sequence[RefUpdate],
     report = decode_path(result.stdout + result.stderr)
     statuses = parse_push_report(decode_path(result.stdout))
     if any(update.ref not in statuses for update in updates):
-        raise GitCommandError(["git", *args], result.returncode, report)
+        raise _failure(["git", *args], result.returncode, report)
     for update in updates:
         if statuses[update.ref].is_accepted and update.ref in tracking:
             _move_tracking(repo, tracking[update.ref], update.new)

@@ -33,11 +33,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from contextlib import suppress
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from gitcorrex.git import owned_files
 from gitcorrex.git.repository import Repository
@@ -48,27 +45,35 @@ try:
 except ImportError:  # pragma: no cover - Windows: no flock, every run uses a scratch copy
     fcntl = None  # type: ignore[assignment]
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
+if TYPE_CHECKING:
+    from typing import Any
+
 TEMP_INDEX_PREFIX = "correx-index-"
 HOME = "correx"
 INDEX_NAME = "state-index"
 
 
-@dataclass
 class StateIndex:
     """An index file this run may refresh, and what is known about its contents.
 
     `record` is the trusted record of a reused persistent index (None after a rebuild or
     for a scratch copy): its `key` is what the index gave last time and `trust` what the
-    current settings must equal."""
+    current settings must equal. (Plain classes on this path: `dataclasses` loads
+    `inspect`, ~10 ms of every `git correx state`.)"""
 
-    path: str
-    source: Path
-    persistent: bool
-    record: dict[str, Any] | None = None
-    user_stamp: list[int] | None = None
-    lock_fd: int | None = None
-    keep_fds: tuple[int, ...] = field(default=())
-    objects_of: Path | None = None
+    def __init__(self, path: str, source: Path, persistent: bool, *,
+                 record: dict[str, Any] | None = None, user_stamp: list[int] | None = None,
+                 lock_fd: int | None = None, keep_fds: tuple[int, ...] = (),
+                 objects_of: Path | None = None) -> None:
+        self.path = path
+        self.source = source
+        self.persistent = persistent
+        self.record = record
+        self.user_stamp = user_stamp
+        self.lock_fd = lock_fd
+        self.keep_fds = keep_fds
+        self.objects_of = objects_of
 
     def recorded_tree(self) -> tuple[list[int], str] | None:
         """The index stamp and key of the last run, when its tree is sure to be complete
@@ -166,11 +171,18 @@ def _scratch_copy(git_dir: Path, source: Path) -> StateIndex:
 
 
 def copy_index(source: Path, target: Path) -> None:
-    """Copy bytes and mtime; with no index yet, start from no file (git refuses empty ones)."""
+    """Copy bytes and mtime; with no index yet, start from no file (git refuses empty ones).
+    (Plain os calls: `shutil` and the compression modules it loads cost a keyed run ~5 ms.)"""
     try:
-        shutil.copy2(source, target)
+        with open(source, "rb") as handle:
+            data = handle.read()
+            info = os.fstat(handle.fileno())
     except FileNotFoundError:
         target.unlink(missing_ok=True)
+        return
+    with open(target, "wb") as out:
+        out.write(data)
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 def _record_path(index: Path) -> Path:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from gitcorrex.errors import UsageError
+
 SESSION_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
 _SESSION_ID = re.compile(SESSION_ID_PATTERN)
 
@@ -14,6 +16,14 @@ _SESSION_ID = re.compile(SESSION_ID_PATTERN)
 def is_session_id(session: str) -> bool:
     """Whether `session` can name a session object (1-64 letters, digits, '.', '_', '-')."""
     return _SESSION_ID.match(session) is not None and "\n" not in session
+
+
+def check_session_id(session: str) -> None:
+    """Refuse a session id that could not name a session object (exit 2)."""
+    if not is_session_id(session):
+        raise UsageError(
+            f"invalid session id {session!r}", hint="use 1-64 letters, digits, '.', '_' or '-'"
+        )
 
 
 def session_object_bytes(session: str) -> bytes:

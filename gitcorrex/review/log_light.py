@@ -14,6 +14,7 @@ Anything unusual (no ledger ref, signatures asked for) is left to the full path 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from gitcorrex.git.commit_log import LoggedCommit, list_commits
@@ -30,9 +31,9 @@ TABLE_LIMIT = 50_000
 def light_log(repo: Repository, *, revisions: list[str], limit: int | None) -> LogResult | None:
     """What `log_commits` returns without signatures; None to let the full path answer."""
     commits = list_commits(repo, revisions, limit=limit)
-    ref = expand_notes_ref(light_config(repo.common_dir, "correx.ref").get("correx.ref"))
+    ref = expand_notes_ref(light_config(_where(repo), "correx.ref").get("correx.ref"))
     trees = list(dict.fromkeys(commit.tree for commit in commits))
-    blobs = note_blobs_for(repo.common_dir, ref, trees) if trees else {}
+    blobs = note_blobs_for(_where(repo), ref, trees) if trees else {}
     if blobs is None:
         return None
     table = load_table(repo.common_dir, TABLE)
@@ -48,7 +49,7 @@ def _fold(repo: Repository, trees: list[str], blobs: dict[str, list[str]]) -> di
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.review.tree_status import tree_status
 
-    contents = read_blob_map(repo.common_dir, [oid for t in trees for oid in blobs[t]])
+    contents = read_blob_map(_where(repo), [oid for t in trees for oid in blobs[t]])
     folded: dict[str, Any] = {}
     for tree in trees:
         scanned = scan_notes([(tree, b"".join(contents[oid] for oid in blobs[tree]))])
@@ -72,3 +73,8 @@ def _result(commits: list[LoggedCommit], trees: list[str], blobs: dict[str, list
         problems += [Problem(tree, line, reason, excerpt)
                      for line, reason, excerpt in stored["problems"]]
     return LogResult([LogLine(c, statuses[c.tree]) for c in commits], problems)
+
+
+def _where(repo: Repository) -> Path:
+    """Where git runs: the work tree (its own config counts), else the git dir."""
+    return repo.work_tree or repo.git_dir

@@ -1,5 +1,9 @@
 """The write manifest of the workspace's active step, for the hooks and `assess`.
 
+Read through the session status's light path (`status_light.folded_state`): every commit
+and every agent tool call asks, and the fold stored for the session's current note spares
+them pydantic and pygit2 until an event is appended.
+
 While a session's step is active, an agent may write only what that step declared; the
 stage's manifest applies between steps and outside sessions. A selected session the
 ledger does not hold fails closed (exit 2), like a selected stage HEAD cannot provide.
@@ -25,18 +29,19 @@ def active_step_manifest(repo: Repository, session: str | None, *,
     chosen = selected_session(repo, session)
     if chosen is None:
         return None
-    from gitcorrex.session.context import read_state  # only when a session is selected
+    from gitcorrex.session.status_light import folded_state  # only when one is selected
 
-    state = read_state(repo, chosen)
-    if not state.exists and not strict:  # fall back to the configured session
+    state = folded_state(repo, chosen)
+    if state is None and not strict:  # fall back to the configured session
         return active_step_manifest(repo, None) if session else None
-    if not state.exists:
+    if state is None:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint=f"fetch the ledger, or `git config --unset {SESSION_CONFIG}`")
-    if state.active_step is None:
+    step, writes = state["active_step"], state["active_writes"]
+    if step is None:
         return None
-    source = f"step {state.active_step!r} of session {chosen!r}"
-    if not state.active_writes:  # an empty manifest would mean unrestricted
+    source = f"step {step!r} of session {chosen!r}"
+    if not writes:  # an empty manifest would mean unrestricted
         return Manifest((NOTHING,), f"{source} (declares no writes)")
-    return Manifest(tuple(state.active_writes), source)
+    return Manifest(tuple(writes), source)

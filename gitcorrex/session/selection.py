@@ -3,9 +3,9 @@ in none, and `verify`, `assess` and the pre-commit hook should not pay for sessi
 
 from __future__ import annotations
 
-from gitcorrex import ledger
 from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
+from gitcorrex.model.session_object import check_session_id
 
 SESSION_CONFIG = "correx.session"
 
@@ -14,5 +14,5 @@ def selected_session(repo: Repository, given: str | None) -> str | None:
     """`given` (flag or environment), else `git config correx.session`, else None."""
     chosen = given or config_value(repo, SESSION_CONFIG) or None
     if chosen is not None:
-        ledger.check_session_id(chosen)
+        check_session_id(chosen)
     return chosen

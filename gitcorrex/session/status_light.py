@@ -17,6 +17,7 @@ and the caller takes the full path, which reports it with the usual errors.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from gitcorrex.git.fold_store import load_fold, store_fold
@@ -42,13 +43,19 @@ def status_document(repo: Repository, given: str | None) -> dict[str, Any] | Non
     return {"state": state, "workspace": {"state_key": key, "baseline_valid": valid}}
 
 
+def folded_state(repo: Repository, session: str) -> dict[str, Any] | None:
+    """The session's folded state as `replay --session` prints it; None when the ledger
+    holds no such session (or its ref cannot be read: the full path says why)."""
+    return _folded_state(repo, session)
+
+
 def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
-    config = light_config(repo.root, "correx.ref", "correx.session")
+    config = light_config(_where(repo), "correx.ref", "correx.session")
     session = given or config.get("correx.session")
     if not session or not is_session_id(session):
         return None
     subject = session_object_oid(session)
-    blobs = note_blob_ids(repo.root, expand_notes_ref(config.get("correx.ref")), subject)
+    blobs = note_blob_ids(_where(repo), expand_notes_ref(config.get("correx.ref")), subject)
     if not blobs:
         return None
     state = load_fold(repo.common_dir, subject, blobs)
@@ -64,9 +71,14 @@ def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.session.context import fold_entries
 
-    scanned = scan_notes([(session_object_oid(session), read_blobs(repo.root, blobs))])
+    scanned = scan_notes([(session_object_oid(session), read_blobs(_where(repo), blobs))])
     state = fold_entries(session, scanned.entries, scanned.problems)
     if not state.exists:
         return None
     dumped: dict[str, Any] = state.model_dump(mode="json")
     return dumped
+
+
+def _where(repo: Repository) -> Path:
+    """Where git runs: the work tree (its own config counts), else the git dir."""
+    return repo.work_tree or repo.git_dir

@@ -13,7 +13,8 @@ class SyncResult:
     (nothing written). `rounds`: fetch-unite-push rounds used (`attempts` in JSON is the
     same number, kept for older readers). `lost_races`: git's words for each push another
     clone won, in order; `refused`: refusals of a ref the sync could do without (the
-    shared ref, a writer ref to retire); `retired`: writer refs compaction removed."""
+    shared ref, a writer ref to retire); `transport_errors`: broken connections retried;
+    `retired`: writer refs compaction removed."""
 
     remote: str
     ref: str
@@ -28,6 +29,7 @@ class SyncResult:
     events_gained: int = 0
     lost_races: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    transport_errors: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
     conflicts: list[SeqConflict] = field(default_factory=list)
 
@@ -41,7 +43,8 @@ class SyncResult:
                 "remote_tip": self.remote_tip, "rounds": self.rounds, "attempts": self.rounds,
                 "refs_fetched": self.refs_fetched, "refs_pushed": self.refs_pushed,
                 "events_gained": self.events_gained, "lost_races": self.lost_races,
-                "refused": self.refused, "retired": self.retired,
+                "refused": self.refused, "transport_errors": self.transport_errors,
+                "retired": self.retired,
                 "conflicts": [conflict.as_dict() for conflict in self.conflicts]}
 
     def describe(self) -> str:

@@ -30,6 +30,7 @@ class Round:
     pushed: list[str] = field(default_factory=list)
     lost_races: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    transport_errors: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)
 
     @property
@@ -67,4 +68,5 @@ class Round:
         return SyncResult(self.remote, self.ref, self.tracking, self.writer, outcome,
                           united.tip, remote_tip, self.rounds, self.refs_fetched,
                           list(self.pushed), self.gained, list(self.lost_races),
-                          list(self.refused), list(self.retired), list(united.conflicts))
+                          list(self.refused), list(self.transport_errors), list(self.retired),
+                          list(united.conflicts))

@@ -7,8 +7,9 @@ writer ref (`<ref>-writers/<id>`, sync/writer.py), which no other clone updates,
 contended, and, in the same push, to the shared ref when that is a fast-forward of what was
 fetched: an opportunistic update that keeps the shared ref close for clones of older versions,
 which read only it. Losing that race costs nothing — the lines are on the writer ref. A new
-round starts only when the local ledger moved under the merge or the writer ref was moved by
-a clone sharing this id; rounds are bounded, with exponential backoff and full jitter.
+round starts only when the local ledger moved under the merge, the writer ref was moved by
+a clone sharing this id, or the connection broke (a server at capacity resets or stalls
+connections); rounds are bounded, with exponential backoff and full jitter.
 `compact=True` runs sync/compact.py's step instead of publishing.
 """
 
@@ -24,6 +25,7 @@ from gitcorrex.git.notes_merge import is_ancestor, tree_of
 from gitcorrex.git.notes_transfer import (
     RefUpdate,
     RemoteLedgers,
+    TransientTransportError,
     fetch_ledgers,
     tracking_ref,
 )
@@ -51,21 +53,15 @@ def sync_ledger(
     work = Round(repo, remote, ref, tracking_ref(repo, remote, ref), writer_id(repo))
     for number in range(1, max_rounds + 1):
         work.rounds = number
-        fetched = fetch_ledgers(repo, remote, ref, work.tracking)
-        work.refs_fetched = fetched.ref_count
-        united = unite_tips(repo, ref, ours=notes.ledger_tip(repo, ref), tips=fetched.tips,
-                            message=f"git correx: unite ledgers from {remote}", settle=compact)
-        if united is None:
-            work.lost_races.append("the local ledger moved during the merge")
-        elif united.conflicts:
-            return work.result("conflict", united, fetched.shared)
-        else:
-            work.gained += united.gained
-            work.merged = work.merged or united.moved
-            done = (compact_step(work, united, fetched) if compact
-                    else _publish(work, united.tip, fetched))
-            if done is not None:
-                return work.result(done, united, work.shared_after or fetched.shared)
+        try:
+            result = _round(work, compact=compact)
+        except TransientTransportError as exc:
+            if number == max_rounds:
+                raise
+            work.transport_errors.append((exc.stderr.strip().splitlines() or ['?'])[-1])
+            result = None
+        if result is not None:
+            return result
         pause(backoff(number))
     raise UnavailableError(
         f"sync with {remote}: lost {len(work.lost_races)} race(s) in {max_rounds} rounds "
@@ -74,6 +70,26 @@ def sync_ledger(
         hint="run `git correx sync` again; if it keeps happening, give each clone its own "
              "`git config correx.writer`",
     )
+
+
+def _round(work: Round, *, compact: bool) -> SyncResult | None:
+    """Fetch, unite, publish (or compact) once; the result, or None for another round."""
+    repo, ref = work.repo, work.ref
+    fetched = fetch_ledgers(repo, work.remote, ref, work.tracking)
+    work.refs_fetched = fetched.ref_count
+    united = unite_tips(repo, ref, ours=notes.ledger_tip(repo, ref), tips=fetched.tips,
+                        message=f"git correx: unite ledgers from {work.remote}", settle=compact)
+    if united is None:
+        work.lost_races.append("the local ledger moved during the merge")
+        return None
+    if united.conflicts:
+        return work.result("conflict", united, fetched.shared)
+    work.gained += united.gained
+    work.merged = work.merged or united.moved
+    done = compact_step(work, united, fetched) if compact else _publish(work, united.tip, fetched)
+    if done is None:
+        return None
+    return work.result(done, united, work.shared_after or fetched.shared)
 
 
 def _publish(work: Round, tip: str | None, fetched: RemoteLedgers) -> str | None:
