@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # no `typing` at run time: every hook and agent call imports this
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 def in_background(func: Callable[[], T], *, name: str = "correx-background") -> Callable[[], T]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT, CliResult, git, write
+from tests.conftest import IDENTITY_ENV, REPO_ROOT, CliResult, git, write
 
 WORKFLOW = REPO_ROOT / "examples" / "github-actions.yml"
 PROFILE = ('version = 1\n[commands]\nok = "python3 -c pass"\n[expectations]\nok = ["ok"]\n'
@@ -80,7 +80,8 @@ def test_recipe_steps_gate_report_and_publish(
                            "publish-ledger"]
     shim(tmp_path / "bin")
     summary = tmp_path / "summary.md"
-    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}",
+    runner = {k: v for k, v in os.environ.items() if k not in IDENTITY_ENV}  # as on a runner
+    env = {**runner, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}",
            "BASE": base, "GITHUB_STEP_SUMMARY": str(summary), "PUBLISH_LEDGER": "true"}
     for step in ["fetch-ledger", "check", "verify", "report", "publish-ledger"]:
         done = run_step(steps[step], ci, env)

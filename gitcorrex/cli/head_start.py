@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gitcorrex.errors import CorrexError
+
+TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository

@@ -15,6 +15,8 @@ from pathlib import Path
 from gitcorrex.git.process import decode_path, run_git
 
 MAX_FANOUT = 3  # 256**3 notes per subtree level: deeper is never written
+MANY_SUBJECTS = 32  # beyond this, listing every note is cheaper than 4 pathspecs each
+ANCHORS = "anchors"
 DEFAULT_REF = "refs/notes/correx"
 
 
@@ -50,19 +52,41 @@ def note_blob_ids(root: Path, ref: str, subject: str) -> list[str] | None:
 def note_blobs_for(root: Path, ref: str, subjects: list[str]) -> dict[str, list[str]] | None:
     """subject → the blobs of its note at `ref` (absent: no note), for many subjects in one
     `git ls-tree`; None when the ref cannot be read."""
-    paths = [_fanout(subject, depth) for subject in dict.fromkeys(subjects)
-             for depth in range(MAX_FANOUT + 1)]
-    result = run_git(["ls-tree", "-z", "--full-tree", ref, "--", *paths], cwd=root, check=False)
+    wanted = list(dict.fromkeys(subjects))
+    if len(wanted) > MANY_SUBJECTS:  # git matches each entry against every pathspec
+        paths = _fanout_dirs(root, ref, wanted)
+        if paths is None:
+            return None
+        args = ["ls-tree", "-r", "-z", "--full-tree", ref, "--", *paths]
+    else:
+        args = ["ls-tree", "-z", "--full-tree", ref, "--",
+                *(_fanout(subject, depth) for subject in wanted
+                  for depth in range(MAX_FANOUT + 1))]
+    result = run_git(args, cwd=root, check=False)
     if result.returncode != 0:
         return None
+    keep = set(wanted)
     found: dict[str, list[str]] = {}
     for entry in result.stdout.split(b"\0"):
         meta, _, path = entry.partition(b"\t")
         fields = meta.split()
         if len(fields) == 3 and fields[1] == b"blob":
             subject = path.replace(b"/", b"").decode("ascii", "replace")
-            found.setdefault(subject, []).append(fields[2].decode("ascii"))
+            if subject in keep:
+                found.setdefault(subject, []).append(fields[2].decode("ascii"))
     return found
+
+
+def _fanout_dirs(root: Path, ref: str, wanted: list[str]) -> list[str] | None:
+    """The top-level names worth listing recursively for `wanted`: their fanout dirs that
+    exist and their flat names (never `anchors/`, which holds whole workspace trees)."""
+    result = run_git(["ls-tree", "-z", "--name-only", "--full-tree", ref], cwd=root,
+                     check=False)
+    if result.returncode != 0:
+        return None
+    names = set(result.stdout.decode("ascii", "replace").split("\0"))
+    heads = {subject[:2] for subject in wanted} | set(wanted)
+    return sorted(names & heads - {ANCHORS}) or ["--no-such-note--"]
 
 
 def _fanout(subject: str, depth: int) -> str:

@@ -10,20 +10,31 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, UnavailableError
 
 
-@dataclass(frozen=True)
 class GitResult:
-    """Raw result of one git run; stdout stays bytes because paths need not be UTF-8."""
+    """Raw result of one git run; stdout stays bytes because paths need not be UTF-8.
+    (A plain class: `dataclasses` would load `inspect` on every hook's start-up.)"""
 
-    returncode: int
-    stdout: bytes
-    stderr: bytes
+    __slots__ = ("returncode", "stderr", "stdout")
+
+    def __init__(self, returncode: int, stdout: bytes, stderr: bytes) -> None:
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GitResult) and (self.returncode, self.stdout, self.stderr) == (
+            other.returncode, other.stdout, other.stderr)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"GitResult({self.returncode!r}, {self.stdout!r}, {self.stderr!r})"
 
 
 def run_git(

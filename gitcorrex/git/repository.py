@@ -9,29 +9,57 @@ Tests assert both agree.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from gitcorrex.errors import GitCommandError, NotARepositoryError, UsageError
 from gitcorrex.git.process import decode_path, run_git
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~5 ms)
 if TYPE_CHECKING:
+    from typing import Any
+
     import pygit2
 
 NOT_A_REPO_HINT = "cd into a git work tree (or run `git init`) and try again"
 
 
-@dataclass(frozen=True)
 class Repository:
-    """Where a repository lives. `work_tree` is None for a bare repository."""
+    """Where a repository lives. `work_tree` is None for a bare repository.
 
+    A plain class, not a dataclass: `dataclasses` loads `inspect` (~10 ms), and
+    `git correx state` imports this module on every hook and agent call.
+    """
+
+    __slots__ = ("_handle", "common_dir", "git_dir", "object_format", "work_tree")
     git_dir: Path
     common_dir: Path
     work_tree: Path | None
-    object_format: str = "sha1"
-    _handle: list[Any] = field(default_factory=list, compare=False, repr=False)
+    object_format: str
+    _handle: list[Any]
+
+    def __init__(self, git_dir: Path, common_dir: Path, work_tree: Path | None,
+                 object_format: str = "sha1") -> None:
+        for name, value in (("git_dir", git_dir), ("common_dir", common_dir),
+                            ("work_tree", work_tree), ("object_format", object_format),
+                            ("_handle", [])):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Repository is immutable: cannot set {name}")
+
+    def _key(self) -> tuple[Path, Path, Path | None, str]:
+        return (self.git_dir, self.common_dir, self.work_tree, self.object_format)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Repository) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Repository(git_dir={self.git_dir!r}, common_dir={self.common_dir!r}, "
+                f"work_tree={self.work_tree!r}, object_format={self.object_format!r})")
 
     @property
     def index_file(self) -> Path:

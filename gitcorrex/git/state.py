@@ -24,9 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gitcorrex.errors import (
     EnvironmentFaultError,
@@ -43,17 +41,37 @@ from gitcorrex.threads import in_background
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
+if TYPE_CHECKING:
+    from typing import Any
+
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 
 
-@dataclass(frozen=True)
 class WorkspaceState:
-    """A workspace's key, HEAD's tree (None while HEAD is unborn) and whether they differ."""
+    """A workspace's key, HEAD's tree (None while HEAD is unborn) and whether they differ.
+    (A plain class: `dataclasses` loads `inspect`, ~10 ms of every `git correx state`.)"""
 
-    state_key: str
-    head_tree: str | None
-    dirty: bool
+    __slots__ = ("dirty", "head_tree", "state_key")
+
+    def __init__(self, *, state_key: str, head_tree: str | None, dirty: bool) -> None:
+        self.state_key = state_key
+        self.head_tree = head_tree
+        self.dirty = dirty
+
+    def _key(self) -> tuple[str, str | None, bool]:
+        return (self.state_key, self.head_tree, self.dirty)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WorkspaceState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"WorkspaceState(state_key={self.state_key!r}, head_tree={self.head_tree!r}, "
+                f"dirty={self.dirty!r})")
 
 
 def empty_tree_oid(object_format: str = "sha1") -> str:

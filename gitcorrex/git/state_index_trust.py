@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from gitcorrex import __version__
 from gitcorrex.git.process import decode_path, run_git
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
+if TYPE_CHECKING:
+    from typing import Any
 
 RECORD_FORMAT = 1
 CONTENT_CONFIG = (

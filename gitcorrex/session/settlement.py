@@ -75,8 +75,12 @@ class Settlement:
 
 def settle_step(s: Settlement, profile: Profile, stage: Selection,
                 run: Observe) -> VerifyOutcome:
-    """Write evidence → gates → checks and build expectation → step_verified | step_failed."""
+    """Write evidence → gates → checks and build expectation → step_verified | step_failed.
+
+    The commands are resolved first: a check the profile lacks refuses (exit 2) before
+    anything is recorded."""
     step = s.active.step
+    selection = step_selection(profile, step, stage)
     key = s.probe.measure().state_key
     evidence = check_writes(s.repo, step, baseline=_step_baseline(s), state_key=key)
     if not evidence.passed:
@@ -92,7 +96,6 @@ def settle_step(s: Settlement, profile: Profile, stage: Selection,
         return _moved(stage.expectation, key, gates.state_key)
     if gates is not None and gates.failed is not None:
         return _gate_failed(s, key, stage.expectation, gates)
-    selection = step_selection(profile, step, stage)
     outcome = run(replace(s.request, stage=step.stage, step=step.id, selection=selection))
     if outcome.event is None:
         return outcome

@@ -76,7 +76,7 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
     """Every admission rule against `state`; the baseline state key when all hold."""
     if state.status is SessionStatus.PAUSED and state.pause is not None:
         raise refuse(f"session {state.session} is paused ({state.pause.cause}: "
-                     f"{state.pause.reason})", hint="see `git correx resume --help`")
+                     f"{state.pause.reason})", hint="see `git correx resume -h`")
     if state.status is SessionStatus.COMPLETED or state.plan != _identity(state, plan):
         raise refuse(f"session {state.session} is {state.status.value} on plan "
                      f"{state.plan_id}", hint="read `git correx session status`")

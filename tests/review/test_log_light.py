@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gitcorrex.cli.log_render import log_output
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.review.log import log_commits
@@ -77,3 +79,16 @@ def test_a_stored_log_imports_neither_click_nor_pydantic_nor_pygit2(repo: Path) 
     proc = subprocess.run([sys.executable, "-c", LIGHT_IMPORTS], cwd=repo, env=env,
                           capture_output=True, text=True, check=False)
     assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
+
+
+def test_many_trees_are_listed_by_fanout_dir_with_the_same_result(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitcorrex.git import note_reads
+    from gitcorrex.review.log_light import light_log
+
+    history(repo)
+    monkeypatch.setattr(note_reads, "MANY_SUBJECTS", 0)  # every log takes the dir listing
+    light = light_log(discover_in_process(repo), revisions=[], limit=None)
+    assert light is not None
+    assert log_output(light, as_json=True) == full_output(repo, as_json=True)

@@ -146,3 +146,9 @@ def test_a_clean_gate_result_for_the_state_key_is_reused(gated: Path, plans, cor
     passed = correx(gated, "verify", env=env)
     assert passed.code == 0 and "step S1 verified" in passed.stdout, passed
     assert runs.read_text().count("run") == 1  # cited, not run again
+
+
+def test_artifacts_outside_a_session_are_a_usage_error(gated: Path, correx) -> None:
+    result = correx(gated, "verify", "--expect", "test", "--artifact", "brief=brief.json")
+    assert result.code == 2, result
+    assert "--artifact" in result.stderr and "no session is selected" in result.stderr
