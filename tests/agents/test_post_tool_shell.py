@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gitcorrex.model.assessment import Rule
 from tests.agents.conftest import CONVERSATION, claude, gemini, hook, json_answer
-from tests.assess.conftest import assessment, recorded
+from tests.manifest.conftest import assessment, recorded
 from tests.conftest import git, write
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.model.assessment import Rule, Verdict
-from tests.assess.conftest import Correx, assessment, recorded
+from tests.manifest.conftest import Correx, assessment, recorded
 from tests.conftest import write
 from tests.git.state_helpers import reference_key
 

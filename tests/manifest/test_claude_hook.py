@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from gitcorrex.model.assessment import Rule
-from tests.assess.conftest import Correx, assessment, recorded
+from tests.manifest.conftest import Correx, assessment, recorded
 from tests.conftest import CliResult, git, write
 
 HOOK = ("assess", "--hook", "claude-code")
