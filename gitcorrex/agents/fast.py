@@ -17,11 +17,11 @@ import os
 from dataclasses import dataclass
 
 from gitcorrex.agents.request import READ, WRITE, HookOptions, HookRequest
+from gitcorrex.git.background import in_background
 from gitcorrex.git.hookdirs import git_config_values
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
-from gitcorrex.threads import in_background
 
 
 @dataclass(frozen=True)

@@ -91,10 +91,10 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
 
 def _record(repo: Repository, request: HookRequest, scope: _Scope, state_key: str,
             violations: Sequence[Violation], clock: Callable[[], datetime]) -> str:
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.paths import printable_path
     from gitcorrex.manifest.record import record_assessment
     from gitcorrex.model.assessment import PathVerdict, Rule
-    from gitcorrex.provenance import current_provenance
 
     verdicts = [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
                             detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")

@@ -76,7 +76,7 @@ def _line(path: AssessedPath) -> str:
 def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
     from datetime import datetime, timezone
 
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
     return assess_in_session(repo, request, clock=lambda: datetime.now(timezone.utc),

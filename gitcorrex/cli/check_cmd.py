@@ -54,7 +54,7 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     repo = discover_with_git(start_dir())
     report = check_range(repo, spec=range_spec, stage=stage)
     if record and not report.ok:
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
 
         events = record_range(
             repo,

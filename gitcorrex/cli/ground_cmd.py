@@ -31,8 +31,8 @@ def ground(plan_file: Path, as_json: bool) -> int:
 
     repo = discover_with_git(start_dir())
     with StateProbe(repo).begin() as probe:  # git keys the workspace while we import
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.grounding.usecase import ground_plan
-        from gitcorrex.provenance import current_provenance
 
         provenance = current_provenance(repo)
         state_key = probe.measure().state_key

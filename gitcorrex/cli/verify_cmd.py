@@ -51,7 +51,7 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     repo = started[0]
     with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress, write_verbatim
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.usecase import VerifyRequest

@@ -23,13 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gitcorrex.git.background import in_background
 from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
-from gitcorrex.threads import in_background
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
