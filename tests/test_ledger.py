@@ -19,6 +19,7 @@ from gitcorrex.errors import ExitCode, LedgerContentionError, UsageError
 from gitcorrex.git import notes
 from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, LedgerView, append_events, read_all, read_subject
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import (
     Actor,
@@ -27,7 +28,6 @@ from gitcorrex.model.events import (
     ToolVersions,
     session_object_oid,
 )
-from gitcorrex.provenance import current_provenance
 from tests.conftest import REPO_ROOT, git, write
 
 KIND = "workspace_verification_observed"
@@ -289,7 +289,7 @@ from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 path, name, count, trees, sessions, log = sys.argv[1:7]
 repo = discover_in_process(Path(path))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookRequest
-from gitcorrex.manifest.paths import printable_path
+from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.assess import AssessOutcome

@@ -83,7 +83,7 @@ def _assess(request: AssessRequest) -> AssessOutcome:
     from datetime import datetime, timezone
 
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
     repo = discover_with_git(start_dir())

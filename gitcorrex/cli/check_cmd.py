@@ -54,7 +54,7 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     repo = discover_with_git(start_dir())
     report = check_range(repo, spec=range_spec, stage=stage)
     if record and not report.ok:
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
 
         events = record_range(
             repo,
@@ -91,7 +91,7 @@ def _required_pass(repo: Repository, head: str, require_pass: bool,
 
 def render_text(report: RangeReport) -> str:
     """Each violating commit (short sha, subject) with its violations, the net diff, a total."""
-    from gitcorrex.manifest.paths import printable_path
+    from gitcorrex.model.repo_paths import printable_path
 
     lines = []
     for commit in report.violating:

@@ -190,7 +190,7 @@ def _setup() -> tuple[Repository, Any, Provenance]:
     from datetime import datetime, timezone
 
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
 
     repo = discover_with_git(start_dir())
     return repo, datetime.now(timezone.utc), current_provenance(repo)

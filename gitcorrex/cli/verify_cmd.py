@@ -70,7 +70,7 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
     repo = started[0]
     with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.usecase import VerifyRequest

@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError
+from gitcorrex.git.background import in_background
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
-from gitcorrex.threads import in_background
 
 IDENTITY_HINT = "set `git config user.name \"Your Name\"` and `git config user.email you@host`"
 _ENV_KEYS = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",

@@ -23,17 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gitcorrex.git.background import in_background
 from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
-from gitcorrex.threads import in_background
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
-    from gitcorrex.manifest.spec import Manifest
+    from gitcorrex.model.write_manifest import Manifest
 
 
 
@@ -76,7 +76,7 @@ def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> 
     pending = in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
     from gitcorrex.manifest.check import check_changes
-    from gitcorrex.manifest.paths import path_problem
+    from gitcorrex.model.repo_paths import path_problem
 
     base = pending()
     manifest = step_manifest or base_manifest(repo, base_tree=base.tree, profile=base.profile,

@@ -20,12 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gitcorrex.git.background import in_background
 from gitcorrex.git.fold_store import load_fold, store_fold
 from gitcorrex.git.note_reads import expand_notes_ref, light_config, note_blob_ids, read_blobs
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.session_object import is_session_id, session_object_oid
-from gitcorrex.threads import in_background
 
 
 def status_document(repo: Repository, given: str | None) -> dict[str, Any] | None:

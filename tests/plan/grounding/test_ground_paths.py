@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.grounding.conftest import Ground, after, only, step
+from tests.plan.grounding.conftest import Ground, after, only, step
 
 
 def test_existing_file_is_present_with_its_path(ground: Ground) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from gitcorrex.model.events import RecordedEvent, git_blob_oid
 from gitcorrex.model.grounding import GroundingFields
 from tests.conftest import git, run_correx
-from tests.grounding.conftest import Ground, after, step, write_plan
+from tests.plan.grounding.conftest import Ground, after, step, write_plan
 
 NOTES = "refs/notes/correx"
 

@@ -13,7 +13,7 @@ from gitcorrex.git.repository import discover_with_git
 from gitcorrex.git.tree_objects import write_flat_tree
 from gitcorrex.symbols.index_format import shard_of
 from tests.conftest import git
-from tests.grounding.conftest import Ground, step
+from tests.plan.grounding.conftest import Ground, step
 
 PLAN = step(symbols=["Client.send", "Engine.run", "Client.sned", "encode_frame"])
 POINTER = Path(".git") / "correx" / "symbol-index"

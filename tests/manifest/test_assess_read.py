@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gitcorrex.manifest.assess import AssessOutcome
 from gitcorrex.model.assessment import Rule, Verdict
-from tests.assess.conftest import Correx, outside_dir
+from tests.manifest.conftest import Correx, outside_dir
 
 
 def read(correx: Correx, cwd: Path, *paths: str, code: int) -> AssessOutcome:

@@ -15,6 +15,7 @@ import pytest
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent
 from tests.conftest import CliResult, git, run_correx, write
+from tests.manifest.range_repos import gate_repo  # noqa: F401  (the range gate tests' fixture)
 
 Correx = Callable[..., CliResult]
 PROFILE = 'version = 1\n[stages.implement]\nwrites = ["/src/**", "/tests/**"]\n'

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.check.conftest import commit, commit_tree, mktree
 from tests.conftest import CliResult, git
+from tests.manifest.range_repos import commit, commit_tree, mktree
 
 Correx = Callable[..., CliResult]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.grounding.conftest import Ground, after, only, step
+from tests.plan.grounding.conftest import Ground, after, only, step
 
 
 def test_dependency_on_a_verified_step_passes(ground: Ground) -> None:

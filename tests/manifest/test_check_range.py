@@ -7,8 +7,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.check.conftest import commit
 from tests.conftest import CliResult, git, write
+from tests.manifest.range_repos import commit
 
 Correx = Callable[..., CliResult]
 

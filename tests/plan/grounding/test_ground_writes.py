@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grounding.conftest import Ground, only, step
+from tests.plan.grounding.conftest import Ground, only, step
 
 
 def test_write_inside_the_stage_policy_passes(ground: Ground) -> None:

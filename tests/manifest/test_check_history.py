@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.check.conftest import commit
 from tests.conftest import CliResult, git
+from tests.manifest.range_repos import commit
 
 Correx = Callable[..., CliResult]
 FETCH_HINT = "git fetch --unshallow"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from gitcorrex.model.assessment import Rule
-from tests.assess.conftest import Correx, assessment, recorded
 from tests.conftest import CliResult, git, write
+from tests.manifest.conftest import Correx, assessment, recorded
 
 HOOK = ("assess", "--hook", "claude-code")
 CLAUDE_ID = "0b6c9b1e-2f5e-4a55-9f0e-3f4d2c1b0a99"

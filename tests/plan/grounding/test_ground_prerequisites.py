@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gitcorrex.plan.grounding.prerequisites import tool_manifest
-from tests.grounding.conftest import Ground, after, only, step
+from tests.plan.grounding.conftest import Ground, after, only, step
 
 
 def test_declared_and_required_prerequisites_present(ground: Ground) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.check.conftest import PROFILE
 from tests.conftest import CliResult, git
+from tests.manifest.range_repos import PROFILE
 
 Correx = Callable[..., CliResult]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grounding.conftest import Ground, only, step
+from tests.plan.grounding.conftest import Ground, only, step
 
 DEFINED = [
     ("Client.send", "src/client.py"),

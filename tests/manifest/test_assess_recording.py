@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.model.assessment import Rule, Verdict
-from tests.assess.conftest import Correx, assessment, recorded
 from tests.conftest import write
 from tests.git.state_helpers import reference_key
+from tests.manifest.conftest import Correx, assessment, recorded
 
 
 def test_a_block_is_recorded_once_on_the_current_state_key(project: Path,

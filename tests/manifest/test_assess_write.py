@@ -9,8 +9,8 @@ from pathlib import Path
 
 from gitcorrex.manifest.assess import AssessOutcome
 from gitcorrex.model.assessment import Rule, Verdict
-from tests.assess.conftest import Correx, assessment, commit_all, outside_dir, recorded
 from tests.conftest import git, write
+from tests.manifest.conftest import Correx, assessment, commit_all, outside_dir, recorded
 
 
 def outcome_of(correx: Correx, cwd: Path, *args: str, code: int) -> AssessOutcome:
