@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from gitcorrex.agents.payload import PayloadError
 from gitcorrex.agents.request import HookOptions, HookRequest
 from gitcorrex.git.repository import Repository
-from gitcorrex.manifest.paths import printable_path
+from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
     from gitcorrex.model.assessment import AgentCall

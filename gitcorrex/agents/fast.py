@@ -65,8 +65,8 @@ def _read_settings(repo: Repository) -> _Settings:
 
 def _plain_paths(repo: Repository, paths: tuple[str, ...], base: str) -> list[str] | None:
     """Each path relative to the top level, or None when any is not plainly inside it."""
-    from gitcorrex.manifest.paths import path_problem
     from gitcorrex.manifest.workspace_paths import locate, relative_to
+    from gitcorrex.model.repo_paths import path_problem
 
     root = os.path.realpath(repo.root)
     git_dirs = {os.path.realpath(repo.git_dir), os.path.realpath(repo.common_dir)}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookRequest
 from gitcorrex.errors import CorrexError
-from gitcorrex.manifest.paths import printable_path
+from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.assess import AssessOutcome

@@ -45,8 +45,8 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
     if state_key == baseline:
         return ALLOW
     from gitcorrex import ledger
+    from gitcorrex.profiles.selection import select_expectation
     from gitcorrex.verify.reuse import find_reusable_pass
-    from gitcorrex.verify.selection import select_expectation
 
     selection = select_expectation(profile, stage=stage, expect=None)
     if not selection.commands:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from gitcorrex.agents.context import agent_call, call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git.repository import Repository, discover_with_git
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -92,9 +92,9 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
 def _record(repo: Repository, request: HookRequest, scope: _Scope, state_key: str,
             violations: Sequence[Violation], clock: Callable[[], datetime]) -> str:
     from gitcorrex.ledger.provenance import current_provenance
-    from gitcorrex.manifest.paths import printable_path
     from gitcorrex.manifest.record import record_assessment
     from gitcorrex.model.assessment import PathVerdict, Rule
+    from gitcorrex.model.repo_paths import printable_path
 
     verdicts = [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
                             detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")

@@ -91,7 +91,7 @@ def _required_pass(repo: Repository, head: str, require_pass: bool,
 
 def render_text(report: RangeReport) -> str:
     """Each violating commit (short sha, subject) with its violations, the net diff, a total."""
-    from gitcorrex.manifest.paths import printable_path
+    from gitcorrex.model.repo_paths import printable_path
 
     lines = []
     for commit in report.violating:

@@ -60,7 +60,7 @@ def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:
 def outcome_text(outcome: GroundingOutcome) -> str:
     """What the architect acts on: every finding that does not pass, then a summary (paths
     with control characters or undecodable bytes are shown escaped)."""
-    from gitcorrex.manifest.paths import printable_path as shown
+    from gitcorrex.model.repo_paths import printable_path as shown
 
     fields = outcome.fields
     lines = [f"plan {fields.plan_id} ({fields.plan[:12]}) on state {outcome.state_key[:12]}: "

@@ -33,7 +33,7 @@ from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
-    from gitcorrex.manifest.spec import Manifest
+    from gitcorrex.model.write_manifest import Manifest
 
 
 
@@ -76,7 +76,7 @@ def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> 
     pending = in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
     from gitcorrex.manifest.check import check_changes
-    from gitcorrex.manifest.paths import path_problem
+    from gitcorrex.model.repo_paths import path_problem
 
     base = pending()
     manifest = step_manifest or base_manifest(repo, base_tree=base.tree, profile=base.profile,

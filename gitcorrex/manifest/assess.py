@@ -21,17 +21,17 @@ from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
 from gitcorrex.gates.context import StepOf
-from gitcorrex.gates.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
-from gitcorrex.manifest.paths import path_problem, printable_path
+from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.manifest.record import record_assessment
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
 from gitcorrex.manifest.trusted import manifest_at, selected_stage
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
+from gitcorrex.model.repo_paths import path_problem, printable_path
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 
 ACTIONS = ("write", "read")
 OUTSIDE_FIX = "use a path inside the work tree (relative to it, or absolute below it)"

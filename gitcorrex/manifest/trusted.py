@@ -11,7 +11,7 @@ from gitcorrex.errors import ConfigError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import read_blob_at
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
 
 STAGE_CONFIG = "correx.stage"

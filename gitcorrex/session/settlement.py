@@ -32,6 +32,7 @@ from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_events import STEP_STARTED_KIND
 from gitcorrex.model.verification import Result
+from gitcorrex.profiles.selection import Selection
 from gitcorrex.replay.active_step import active_step
 from gitcorrex.replay.fold_input import LineEvent
 from gitcorrex.session.context import state_at
@@ -39,7 +40,6 @@ from gitcorrex.session.settle import Failure, Settled, settle_drafts
 from gitcorrex.session.step_commands import step_selection
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
-from gitcorrex.verify.selection import Selection
 from gitcorrex.verify.usecase import VerifyRequest
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.hooks import manifest_cache
 from gitcorrex.hooks.manifest_cache import base_manifest
 from gitcorrex.manifest import trusted
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.profiles import load
 from tests.conftest import REPO_ROOT, git, write
 from tests.hooks.conftest import stage_file

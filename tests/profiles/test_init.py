@@ -10,7 +10,7 @@ import pytest
 
 from gitcorrex.profiles.detect import detect_project
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile
-from gitcorrex.verify.selection import select_expectation
+from gitcorrex.profiles.selection import select_expectation
 from tests.conftest import CliResult, write
 
 Correx = Callable[..., CliResult]

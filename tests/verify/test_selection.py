@@ -10,7 +10,7 @@ import pytest
 from gitcorrex.errors import ConfigError, ExitCode
 from gitcorrex.model.profile import Profile
 from gitcorrex.profiles.load import parse_profile
-from gitcorrex.verify.selection import ResolvedCommand, Selection, select_expectation
+from gitcorrex.profiles.selection import ResolvedCommand, Selection, select_expectation
 
 PROFILE = """\
 version = 1

@@ -20,9 +20,9 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
-from gitcorrex.gates.build_manifests import named_paths
 from gitcorrex.gates.context import StepOf
 from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.build_manifests import named_paths
 from gitcorrex.model.assessment import ASSESSMENT_KIND, Rule
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.preconditions import (
