@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from gitcorrex.agents.request import READ, WRITE, HookOptions, HookRequest
 from gitcorrex.git.background import in_background
-from gitcorrex.git.hookdirs import git_config_values
+from gitcorrex.git.config import config_values
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
@@ -57,7 +57,7 @@ def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
 
 
 def _read_settings(repo: Repository) -> _Settings:
-    values = git_config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
+    values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     return _Settings(values.get(SESSION_CONFIG) or None, values.get(STAGE_CONFIG) or None,
                      head, profile)

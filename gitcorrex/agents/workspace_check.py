@@ -63,12 +63,12 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
 
 def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
     """The manifest and baseline in force; None when neither a session nor a stage is."""
-    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.git.config import config_value
     from gitcorrex.git.objects import lookup_objects
     from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
     session = correx_session(repo, options)
-    stage = options.stage or git_config(repo, STAGE_CONFIG) or None
+    stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     head_tree = head.oid if head is not None else None
     if session is not None:
