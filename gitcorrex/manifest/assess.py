@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
+from gitcorrex.errors import ExitCode
 from gitcorrex.gates.context import StepOf
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
@@ -90,6 +91,11 @@ class AssessOutcome(BaseModel):
     @property
     def blocked(self) -> list[AssessedPath]:
         return [p for p in self.paths if p.verdict is Verdict.BLOCK]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when any path is blocked, else 0 (README "Exit codes")."""
+        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
 
 
 def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[], datetime],
