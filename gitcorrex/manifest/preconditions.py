@@ -20,7 +20,6 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
-from gitcorrex.gates.context import StepOf
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.build_manifests import named_paths
 from gitcorrex.model.assessment import ASSESSMENT_KIND, Rule
@@ -32,6 +31,7 @@ from gitcorrex.model.preconditions import (
 )
 from gitcorrex.model.profile import Profile
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile
+from gitcorrex.replay.active_step import active_step
 
 DEFAULT_THRESHOLD = 3
 MAX_BLOCKS = 100
@@ -51,11 +51,11 @@ class PreconditionSignal(BaseModel):
 
 
 def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage: str | None,
-                                clock: Callable[[], datetime], provenance: Provenance,
-                                step_of: StepOf) -> list[PreconditionSignal]:
+                                clock: Callable[[], datetime], provenance: Provenance
+                                ) -> list[PreconditionSignal]:
     """Record the signals `block` (a just-recorded assess-read BLOCK) completes; [] when
     none. An invalid `.correx.toml` raises ConfigError; a missing one has no `requires`.
-    `step_of` names the session's active step (the session fold, passed down)."""
+    Signals of a session land on its active step (`replay/active_step.py`)."""
     missing = blocked_paths(block)
     tree = block.state_key
     if not missing or tree is None:
@@ -78,7 +78,7 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
             found.append(ledger.EventDraft(
                 kind=PRECONDITION_FAILED_KIND, subjects=(tree,),
                 fields=fields.model_dump(mode="json"), session=block.session, stage=stage,
-                step=step_of(block.session, scope) if block.session else None, state_key=tree))
+                step=active_step(block.session, scope) if block.session else None, state_key=tree))
         return found
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)

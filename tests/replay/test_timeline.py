@@ -177,10 +177,19 @@ def replay_outputs(
 
 
 def forbid_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replay runs nothing; it may only ask git for its configuration (`correx.ref`, read
+    one way for every command: `git -c correx.ref=… correx replay` must be honoured)."""
+    popen = subprocess.Popen
+
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"replay tried to start a process: {args!r}")
 
-    monkeypatch.setattr(subprocess, "Popen", refuse)
+    def config_only(argv: list[str], *args: object, **kwargs: object) -> object:
+        if list(argv[:2]) != ["git", "config"]:
+            refuse(argv)
+        return popen(argv, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "Popen", config_only)
     for name in ("posix_spawn", "posix_spawnp", "fork", "execv", "execvp", "system"):
         if hasattr(os, name):
             monkeypatch.setattr(os, name, refuse)
