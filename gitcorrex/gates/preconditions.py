@@ -17,8 +17,6 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex import ledger
 from gitcorrex.gates.build_manifests import named_paths
 from gitcorrex.gates.context import StepOf
@@ -31,6 +29,7 @@ from gitcorrex.model.preconditions import (
     PreconditionSource,
 )
 from gitcorrex.model.profile import Profile
+from gitcorrex.model.record import Record
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile
 
 DEFAULT_THRESHOLD = 3
@@ -38,10 +37,8 @@ MAX_BLOCKS = 100
 Source = tuple[PreconditionSource, str]
 
 
-class PreconditionSignal(BaseModel):
+class PreconditionSignal(Record):
     """A recorded `workspace_precondition_failed`, as `assess` reports it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
     attempts: int

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_object import SESSION_ID_PATTERN
 from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
 from gitcorrex.model.session_object import session_object_bytes as session_object_bytes
@@ -48,10 +49,8 @@ KNOWN_KINDS = frozenset({
 })
 
 
-class Actor(BaseModel):
+class Actor(Record):
     """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str | None
     email: str | None
@@ -59,20 +58,16 @@ class Actor(BaseModel):
     runtime: str
 
 
-class ToolVersions(BaseModel):
+class ToolVersions(Record):
     """Which software recorded a fact, so a reader can weigh old evidence."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     correx: str
     git: str
     libgit2: str
 
 
-class Provenance(BaseModel):
+class Provenance(Record):
     """Actor and tool together: fixed for one process, passed into every append."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     actor: Actor
     tool: ToolVersions

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.record import Record
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_claims import Bounded, Named
 
@@ -21,8 +22,6 @@ AUDITED_KIND = "plan_risk_audited"
 ROUTED_KIND = "plan_routed"
 LOCKED_KIND = "plan_locked"
 SESSION_STARTED_KIND = "session_started"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
 
 
 class Decision(str, Enum):
@@ -44,10 +43,8 @@ class AuthorityKind(str, Enum):
     RISK_AUDIT = "risk_audit"
 
 
-class Finding(BaseModel):
+class Finding(Record):
     """One reason a plan may not run: a stable code, the step (or None) and the field."""
-
-    model_config = _RECORD
 
     code: str
     step: str | None
@@ -56,10 +53,8 @@ class Finding(BaseModel):
     hint: str
 
 
-class Authority(BaseModel):
+class Authority(Record):
     """The semantic authority a decision rests on; `event` is the authorization's id."""
-
-    model_config = _RECORD
 
     kind: AuthorityKind
     event: str | None = None
@@ -67,10 +62,8 @@ class Authority(BaseModel):
     email: str | None = None
 
 
-class PlanValidatedFields(BaseModel):
+class PlanValidatedFields(Record):
     """`plan_validated`: the decision on one plan identity under one profile."""
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str
@@ -84,10 +77,8 @@ class PlanValidatedFields(BaseModel):
     profile: Oid
 
 
-class PlanAuthorizedFields(BaseModel):
+class PlanAuthorizedFields(Record):
     """`plan_authorized`: a git identity accepts the plan's semantic claims (low risk)."""
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str
@@ -95,23 +86,19 @@ class PlanAuthorizedFields(BaseModel):
     email: str | None
 
 
-class AuditedProof(BaseModel):
+class AuditedProof(Record):
     """One proof obligation of the plan (step, failure mode) the auditor assessed."""
-
-    model_config = _RECORD
 
     step: Named
     failure_mode: Named
 
 
-class PlanRiskAuditedFields(BaseModel):
+class PlanRiskAuditedFields(Record):
     """`plan_risk_audited`: a git identity audited a guarded plan's proof obligations.
 
     The plan file's `[[risk_audit.proofs]]` are the obligations; this event is the audit.
     It counts only when its identity is not one of the plan's authorizers.
     """
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str
@@ -121,15 +108,13 @@ class PlanRiskAuditedFields(BaseModel):
     note: Bounded | None = None
 
 
-class PlanRoutedFields(BaseModel):
+class PlanRoutedFields(Record):
     """`plan_routed`: the corrective authority (a git identity) routes one step of a plan
     (the envelope's `step`).
 
     `split-required`: the step's task boundary must split; the step may not start, and the
     plan is not accepted again: a replacement plan is needed.
     """
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str
@@ -139,7 +124,7 @@ class PlanRoutedFields(BaseModel):
     email: str | None
 
 
-class PlanLockedFields(BaseModel):
+class PlanLockedFields(Record):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
     The state key it was locked on is the envelope's `state_key`; the passing observation
@@ -150,8 +135,6 @@ class PlanLockedFields(BaseModel):
     is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
     parallel counter, and a changed or new step starts at 0.
     """
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str
@@ -165,10 +148,8 @@ class PlanLockedFields(BaseModel):
     carried: list[str] | None = None
 
 
-class SessionStartedFields(BaseModel):
+class SessionStartedFields(Record):
     """`session_started`: the session executes exactly this plan identity."""
-
-    model_config = _RECORD
 
     plan: Oid
     plan_id: str

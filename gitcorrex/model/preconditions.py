@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from gitcorrex.model.record import Record
 
 PRECONDITION_FAILED_KIND = "workspace_precondition_failed"
 PRECONDITION_CLARIFIED_KIND = "precondition_clarified"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
 
 
 class PreconditionSource(str, Enum):
@@ -25,14 +25,12 @@ class PreconditionSource(str, Enum):
     BUILD_MANIFEST = "build_manifest"
 
 
-class PreconditionFailed(BaseModel):
+class PreconditionFailed(Record):
     """`workspace_precondition_failed`: `path` was looked for `attempts` times and is absent.
 
     `named_by` is the profile command name or the manifest file that names the path;
     `blocks` are the ids of the `tool_call_assessed` events that found it missing.
     """
-
-    model_config = _RECORD
 
     path: str = Field(min_length=1, max_length=4096)
     source: PreconditionSource
@@ -41,10 +39,8 @@ class PreconditionFailed(BaseModel):
     blocks: list[str]
 
 
-class PreconditionClarified(BaseModel):
+class PreconditionClarified(Record):
     """`precondition_clarified`: an operator says the missing `path` is not a blocker."""
-
-    model_config = _RECORD
 
     path: str = Field(min_length=1, max_length=4096)
     reason: str = Field(min_length=1, max_length=1024)

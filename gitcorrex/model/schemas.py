@@ -43,6 +43,7 @@ from gitcorrex.model.preconditions import (
     PreconditionClarified,
     PreconditionFailed,
 )
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_events import (
     SESSION_COMPLETED_KIND,
     SESSION_PAUSED_KIND,
@@ -69,10 +70,8 @@ from gitcorrex.model.verification import (
 SCHEMA_BASE = "https://git-correx.invalid/schemas/"
 
 
-class Envelope(BaseModel):
+class Envelope(Record):
     """What every line carries (DESIGN §2), as written by schema version 1."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     v: int
     id: str

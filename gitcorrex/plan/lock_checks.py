@@ -10,21 +10,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex import ledger
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan_events import LOCKED_KIND, VALIDATED_KIND, Decision
+from gitcorrex.model.record import Record
 from gitcorrex.plan.context import PlanContext, latest
 
 GROUNDING_KIND = "plan_grounding_evaluated"
 VERIFICATION_KIND = "workspace_verification_observed"
 
 
-class Missing(BaseModel):
+class Missing(Record):
     """One precondition of the lock that does not hold, and what to do about it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     code: str
     message: str
