@@ -17,7 +17,7 @@ from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
 from gitcorrex.model.note_lines import Problem
-from gitcorrex.replay import replay
+from gitcorrex.replay.timeline import replay
 from tests.conftest import CliResult, git, write
 
 KIND = "workspace_verification_observed"

@@ -26,7 +26,7 @@ def replay(session: str | None, as_json: bool) -> int:
     from gitcorrex import ledger
     from gitcorrex.git.repository import discover_in_process
     from gitcorrex.model.events import session_object_oid
-    from gitcorrex.replay import replay as fold
+    from gitcorrex.replay.timeline import replay as fold
 
     repo = discover_in_process(start_dir())
     if session is not None:

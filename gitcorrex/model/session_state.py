@@ -94,7 +94,7 @@ class FoldProblem(Record):
 
 
 class SessionState(Record):
-    """Everything the session's events say, folded by `session.fold.fold_session`."""
+    """Everything the session's events say, folded by `replay.session.fold_session`."""
 
     session: str
     exists: bool

@@ -11,7 +11,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.assess import AssessOutcome, AssessRequest, assess_paths
 from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.events import Provenance
-from gitcorrex.session.active_step import active_step
+from gitcorrex.replay.active_step import active_step
 from gitcorrex.session.manifest import active_step_manifest
 
 

@@ -11,7 +11,7 @@ from gitcorrex.gates.usecase import GateRequest, run_gates
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance
-from gitcorrex.session.active_step import active_step
+from gitcorrex.replay.active_step import active_step
 
 
 def run_stage_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],

@@ -32,9 +32,9 @@ from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_events import STEP_STARTED_KIND
 from gitcorrex.model.verification import Result
-from gitcorrex.session.active_step import active_step
+from gitcorrex.replay.active_step import active_step
+from gitcorrex.replay.fold_input import LineEvent
 from gitcorrex.session.context import state_at
-from gitcorrex.session.fold_input import LineEvent
 from gitcorrex.session.settle import Failure, Settled, settle_drafts
 from gitcorrex.session.step_commands import step_selection
 from gitcorrex.session.write_evidence import check_writes, evidence_draft

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.session.active_step import active_step
+from gitcorrex.replay.active_step import active_step
 from tests.gates.conftest import PROVENANCE, STEP_STARTED
 
 VERIFIED = {"observation": None, "build_claim": False, "attempts": 1}

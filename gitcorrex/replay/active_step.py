@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.session.fold import fold_session
+from gitcorrex.replay.session import fold_session
 
 
 def active_step(session: str, events: Sequence[RecordedEvent]) -> str | None:

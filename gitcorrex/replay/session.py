@@ -41,7 +41,7 @@ from gitcorrex.model.session_state import (
     StepState,
     StepStatus,
 )
-from gitcorrex.session.fold_input import FoldEvent
+from gitcorrex.replay.fold_input import FoldEvent
 
 # The kinds other modules own (model/plan_events, preconditions, verification), spelled here
 # so that folding does not build their models; tests/session/test_fold.py keeps them equal.
