@@ -35,7 +35,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
 from gitcorrex.model.events import Provenance, RecordedEvent
-from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND
+from gitcorrex.model.record import EventPayload
 
 
 @dataclass(frozen=True)
@@ -62,9 +62,8 @@ class Gates:
     provenance: Provenance
     step_of: StepOf
 
-    def record(self, kind: str, fields: dict[str, object],
-               anchors: Mapping[str, str]) -> RecordedEvent:
-        draft = ledger.EventDraft(kind=kind, subjects=(self.state_key,), fields=fields,
+    def record(self, fields: EventPayload, anchors: Mapping[str, str]) -> RecordedEvent:
+        draft = ledger.EventDraft(fields, subjects=(self.state_key,),
                                   session=self.session, stage=self.context.stage,
                                   state_key=self.state_key, anchors=dict(anchors))
         return ledger.append_events(self.repo, in_session([draft], self.step_of), now=self.clock(),
@@ -128,7 +127,7 @@ def _run(gates: Gates, request: GateRequest, env: Mapping[str, str],
 def _produces(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, bytes | None]:
     checked = check_produces(list(gates.context.policy.produces), artifacts)
     anchors = {r.blob: "blob" for r in checked.artifacts if r.blob}
-    event = gates.record(ARTIFACTS_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     names = ", ".join(r.name for r in checked.artifacts) or "none"
     if checked.passed:
         return GateResult("produces", True, f"artifacts supplied: {names}", event), None
@@ -144,7 +143,7 @@ def _grounding(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult
               if (name in produces or not produces) and a.usable}
     checked = ground_artifacts(gates.repo, gates.state_key, judged)
     anchors = {blob: "blob" for blob in checked.artifacts.values()}
-    event = gates.record(BRIEF_GROUNDING_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     total = len(checked.references) + checked.references_omitted
     summary = f"{total} file reference(s), {checked.missing} missing"
     if checked.passed:
@@ -163,7 +162,7 @@ def _echo(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, byt
         return GateResult("echo", True, summary), None
     fields = echo_fields(diff, brief, restatement, str(threshold))
     anchors = {fields.brief: "blob", fields.restatement: "blob"}
-    event = gates.record(ECHO_KIND, fields.model_dump(mode="json"), anchors)
+    event = gates.record(fields, anchors)
     return GateResult("echo", False, summary, event), echo_feedback(fields).encode()
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from gitcorrex.model.record import Record
-
-ASSESSMENT_KIND = "tool_call_assessed"
+from gitcorrex.model.record import EventPayload, Record
 
 
 class Verdict(str, Enum):
@@ -48,9 +46,12 @@ class AgentCall(Record):
     conversation: str | None
 
 
-class AssessmentFields(Record):
+class AssessmentFields(EventPayload):
     """`origin`: pre-commit, pre-merge-commit, pre-push, assess, check, or post-tool (the
     workspace after an agent's shell call). `agent` is set for an agent hook's call only."""
+
+    KIND = "tool_call_assessed"
+    OMIT_WHEN_NONE = frozenset({"agent"})
 
     origin: str
     action: str

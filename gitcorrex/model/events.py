@@ -22,33 +22,6 @@ SCHEMA_VERSION = 1
 Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")]
 SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
 
-KNOWN_KINDS = frozenset({
-    "workspace_verification_observed",
-    "workspace_setup_observed",
-    "static_analysis_completed",
-    "stage_artifacts_checked",
-    "plan_grounding_evaluated",
-    "plan_validated",
-    "plan_authorized",
-    "plan_risk_audited",
-    "plan_routed",
-    "plan_locked",
-    "brief_grounding_checked",
-    "brief_echo_mismatch",
-    "tool_call_assessed",
-    "workspace_precondition_failed",
-    "precondition_clarified",
-    "session_started",
-    "step_started",
-    "step_verified",
-    "step_failed",
-    "transition_admitted",
-    "session_paused",
-    "session_resumed",
-    "session_completed",
-})
-
-
 class Actor(Record):
     """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
 

@@ -13,13 +13,8 @@ from enum import Enum
 from pydantic import Field
 
 from gitcorrex.model.events import Oid
-from gitcorrex.model.record import Record
+from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verification import OutputEvidence, StopReason
-
-ARTIFACTS_KIND = "stage_artifacts_checked"
-BRIEF_GROUNDING_KIND = "brief_grounding_checked"
-ECHO_KIND = "brief_echo_mismatch"
-STATIC_KIND = "static_analysis_completed"
 
 
 class ArtifactStatus(str, Enum):
@@ -42,8 +37,10 @@ class ArtifactRecord(Record):
     detail: str
 
 
-class ArtifactsChecked(Record):
+class ArtifactsChecked(EventPayload):
     """`stage_artifacts_checked`: the stage's `produces` against what was supplied."""
+
+    KIND = "stage_artifacts_checked"
 
     produces: list[str]
     artifacts: list[ArtifactRecord]
@@ -67,8 +64,10 @@ class GroundingReference(Record):
     status: ReferenceStatus
 
 
-class BriefGroundingChecked(Record):
+class BriefGroundingChecked(EventPayload):
     """`brief_grounding_checked`: every reference of the judged artifacts and its status."""
+
+    KIND = "brief_grounding_checked"
 
     artifacts: dict[str, Oid]
     references: list[GroundingReference]
@@ -88,12 +87,14 @@ class Coverage(Record):
     union: int
 
 
-class BriefEchoMismatch(Record):
+class BriefEchoMismatch(EventPayload):
     """`brief_echo_mismatch`: requirements the restatement dropped, files it made up.
 
     `threshold` is the coverage a requirement needed, as written in the profile (text: no
     floats in the ledger); symbols are reported only, they never make a mismatch.
     """
+
+    KIND = "brief_echo_mismatch"
 
     brief: Oid
     restatement: Oid
@@ -129,12 +130,14 @@ class StaticCommandRecord(Record):
     findings_omitted: int
 
 
-class StaticAnalysisCompleted(Record):
+class StaticAnalysisCompleted(EventPayload):
     """`static_analysis_completed`: every command of the stage's `static_analysis`.
 
     `skipped` is "no_workspace" for a bare repository (nothing ran, nothing blocks);
     `state_after` differs from the envelope's state key when a command changed the work tree.
     """
+
+    KIND = "static_analysis_completed"
 
     commands: list[StaticCommandRecord]
     clean: bool

@@ -15,9 +15,8 @@ from enum import Enum
 from pydantic import Field
 
 from gitcorrex.model.events import Oid
-from gitcorrex.model.record import Record
+from gitcorrex.model.record import EventPayload, Record
 
-GROUNDING_KIND = "plan_grounding_evaluated"
 MAX_PATHS = 10
 MAX_CANDIDATES = 5
 
@@ -70,8 +69,10 @@ class GroundingFinding(Record):
     detail: str | None = Field(default=None, max_length=1024)
 
 
-class GroundingFields(Record):
+class GroundingFields(EventPayload):
     """`plan_grounding_evaluated` beyond the envelope (whose `state_key` is the tree)."""
+
+    KIND = "plan_grounding_evaluated"
 
     plan: Oid
     plan_id: str

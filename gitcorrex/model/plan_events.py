@@ -12,16 +12,9 @@ from enum import Enum
 from pydantic import Field
 
 from gitcorrex.model.events import Oid
-from gitcorrex.model.record import Record
+from gitcorrex.model.record import EventPayload, Record, SparsePayload
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_claims import Bounded, Named
-
-VALIDATED_KIND = "plan_validated"
-AUTHORIZED_KIND = "plan_authorized"
-AUDITED_KIND = "plan_risk_audited"
-ROUTED_KIND = "plan_routed"
-LOCKED_KIND = "plan_locked"
-SESSION_STARTED_KIND = "session_started"
 
 
 class Decision(str, Enum):
@@ -62,8 +55,10 @@ class Authority(Record):
     email: str | None = None
 
 
-class PlanValidatedFields(Record):
+class PlanValidatedFields(EventPayload):
     """`plan_validated`: the decision on one plan identity under one profile."""
+
+    KIND = "plan_validated"
 
     plan: Oid
     plan_id: str
@@ -77,8 +72,10 @@ class PlanValidatedFields(Record):
     profile: Oid
 
 
-class PlanAuthorizedFields(Record):
+class PlanAuthorizedFields(EventPayload):
     """`plan_authorized`: a git identity accepts the plan's semantic claims (low risk)."""
+
+    KIND = "plan_authorized"
 
     plan: Oid
     plan_id: str
@@ -93,12 +90,14 @@ class AuditedProof(Record):
     failure_mode: Named
 
 
-class PlanRiskAuditedFields(Record):
+class PlanRiskAuditedFields(SparsePayload):
     """`plan_risk_audited`: a git identity audited a guarded plan's proof obligations.
 
     The plan file's `[[risk_audit.proofs]]` are the obligations; this event is the audit.
     It counts only when its identity is not one of the plan's authorizers.
     """
+
+    KIND = "plan_risk_audited"
 
     plan: Oid
     plan_id: str
@@ -108,13 +107,15 @@ class PlanRiskAuditedFields(Record):
     note: Bounded | None = None
 
 
-class PlanRoutedFields(Record):
+class PlanRoutedFields(EventPayload):
     """`plan_routed`: the corrective authority (a git identity) routes one step of a plan
     (the envelope's `step`).
 
     `split-required`: the step's task boundary must split; the step may not start, and the
     plan is not accepted again: a replacement plan is needed.
     """
+
+    KIND = "plan_routed"
 
     plan: Oid
     plan_id: str
@@ -124,7 +125,7 @@ class PlanRoutedFields(Record):
     email: str | None
 
 
-class PlanLockedFields(Record):
+class PlanLockedFields(EventPayload):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
     The state key it was locked on is the envelope's `state_key`; the passing observation
@@ -135,6 +136,10 @@ class PlanLockedFields(Record):
     is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
     parallel counter, and a changed or new step starts at 0.
     """
+
+    KIND = "plan_locked"
+    OMIT_WHEN_NONE = frozenset({"replaces", "steps", "kept", "baseline_observation",
+                                "baseline_unverified", "carried"})
 
     plan: Oid
     plan_id: str
@@ -148,8 +153,10 @@ class PlanLockedFields(Record):
     carried: list[str] | None = None
 
 
-class SessionStartedFields(Record):
+class SessionStartedFields(EventPayload):
     """`session_started`: the session executes exactly this plan identity."""
+
+    KIND = "session_started"
 
     plan: Oid
     plan_id: str

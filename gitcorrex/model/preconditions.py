@@ -12,10 +12,7 @@ from enum import Enum
 
 from pydantic import Field
 
-from gitcorrex.model.record import Record
-
-PRECONDITION_FAILED_KIND = "workspace_precondition_failed"
-PRECONDITION_CLARIFIED_KIND = "precondition_clarified"
+from gitcorrex.model.record import EventPayload
 
 
 class PreconditionSource(str, Enum):
@@ -25,12 +22,14 @@ class PreconditionSource(str, Enum):
     BUILD_MANIFEST = "build_manifest"
 
 
-class PreconditionFailed(Record):
+class PreconditionFailed(EventPayload):
     """`workspace_precondition_failed`: `path` was looked for `attempts` times and is absent.
 
     `named_by` is the profile command name or the manifest file that names the path;
     `blocks` are the ids of the `tool_call_assessed` events that found it missing.
     """
+
+    KIND = "workspace_precondition_failed"
 
     path: str = Field(min_length=1, max_length=4096)
     source: PreconditionSource
@@ -39,8 +38,10 @@ class PreconditionFailed(Record):
     blocks: list[str]
 
 
-class PreconditionClarified(Record):
+class PreconditionClarified(EventPayload):
     """`precondition_clarified`: an operator says the missing `path` is not a blocker."""
+
+    KIND = "precondition_clarified"
 
     path: str = Field(min_length=1, max_length=4096)
     reason: str = Field(min_length=1, max_length=1024)

@@ -10,10 +10,7 @@ from __future__ import annotations
 from enum import Enum
 
 from gitcorrex.model.events import Oid
-from gitcorrex.model.record import Record
-
-VERIFICATION_KIND = "workspace_verification_observed"
-SETUP_KIND = "workspace_setup_observed"
+from gitcorrex.model.record import EventPayload, Record
 
 
 class Result(str, Enum):
@@ -67,8 +64,10 @@ class CommandRecord(Record):
     output: OutputEvidence | None
 
 
-class VerificationFields(Record):
+class VerificationFields(EventPayload):
     """`workspace_verification_observed` beyond the envelope (which carries state_key)."""
+
+    KIND = "workspace_verification_observed"
 
     expectation: str
     result: Result
@@ -85,8 +84,10 @@ class VerificationFields(Record):
     reused_from: str | None
 
 
-class SetupFields(Record):
+class SetupFields(EventPayload):
     """`workspace_setup_observed`: a setup run is evidence of itself, never a pass."""
+
+    KIND = "workspace_setup_observed"
 
     expectation: str
     outcome: str

@@ -16,8 +16,9 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.fold_input import LineEvent
-from gitcorrex.replay.session import FOLDED_KINDS, VERIFICATION_KIND, fold_session
+from gitcorrex.replay.session import FOLDED_KINDS, fold_session
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
 _PASS = b'"result":"pass"'
@@ -73,7 +74,7 @@ def fold_entries(session: str, entries: list[ledger.LedgerEntry],
 
 
 def _folded(entry: ledger.LedgerEntry) -> bool:
-    if entry.kind == VERIFICATION_KIND:
+    if entry.kind == VerificationFields.KIND:
         return _PASS in entry.line
     return entry.kind in FOLDED_KINDS
 

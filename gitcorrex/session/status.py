@@ -8,9 +8,9 @@ from typing import Any
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
+from gitcorrex.model.plan_events import SessionStartedFields
 from gitcorrex.model.record import Record
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.replay.session import SESSION_STARTED_KIND
 from gitcorrex.session.context import existing_state, fold_entries
 from gitcorrex.threads import in_background
 
@@ -58,7 +58,7 @@ def session_status(repo: Repository, session: str) -> SessionReport:
 def list_sessions(repo: Repository) -> list[SessionSummary]:
     """Every session the ledger started, oldest first."""
     read = ledger.read_all(repo)
-    started = sorted((e for e in read.entries if e.kind == SESSION_STARTED_KIND
+    started = sorted((e for e in read.entries if e.kind == SessionStartedFields.KIND
                       and e.session is not None), key=lambda e: (e.at, e.id))
     summaries = []
     for entry in started:
