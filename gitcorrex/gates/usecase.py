@@ -25,7 +25,7 @@ from gitcorrex.gates.artifacts import (
     produces_feedback,
     read_artifacts,
 )
-from gitcorrex.gates.context import StageContext, in_session, stage_context
+from gitcorrex.gates.context import Gates, StageContext, stage_context
 from gitcorrex.gates.echo import diff_echo
 from gitcorrex.gates.echo_record import echo_feedback, echo_fields
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
@@ -34,7 +34,7 @@ from gitcorrex.gates.static_gate import run_static_gate
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import Provenance
 from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND
 
 
@@ -48,26 +48,6 @@ class GateRequest:
     session: str | None
     artifacts: Mapping[str, Path]
     reuse: bool = False
-
-
-@dataclass(frozen=True)
-class Gates:
-    """One gate run: where it records, and what it judges."""
-
-    repo: Repository
-    context: StageContext
-    session: str | None
-    state_key: str
-    clock: Callable[[], datetime]
-    provenance: Provenance
-
-    def record(self, kind: str, fields: dict[str, object],
-               anchors: Mapping[str, str]) -> RecordedEvent:
-        draft = ledger.EventDraft(kind=kind, subjects=(self.state_key,), fields=fields,
-                                  session=self.session, stage=self.context.stage,
-                                  state_key=self.state_key, anchors=dict(anchors))
-        return ledger.append_events(self.repo, in_session([draft]), now=self.clock(),
-                                    provenance=self.provenance)[0]
 
 
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],

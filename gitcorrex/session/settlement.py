@@ -42,7 +42,7 @@ from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.usecase import VerifyRequest
 
 if TYPE_CHECKING:
-    from gitcorrex.session.verify_step import ActiveStep
+    from gitcorrex.session.settled_step import ActiveStep
 
 Observe = Callable[[VerifyRequest], VerifyOutcome]
 
