@@ -45,7 +45,7 @@ from common import (
 from gitcorrex.git import notes
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger import EventDraft, append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 PATTERNS = ["/src/**"]
 PROFILE = f'version = 1\n\n[stages.implement]\nwrites = {PATTERNS!r}\n'.replace("'", '"')

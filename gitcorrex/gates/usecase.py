@@ -25,7 +25,7 @@ from gitcorrex.gates.artifacts import (
     produces_feedback,
     read_artifacts,
 )
-from gitcorrex.gates.context import StageContext, StepOf, in_session, stage_context
+from gitcorrex.gates.context import StageContext, in_session, stage_context
 from gitcorrex.gates.echo import diff_echo
 from gitcorrex.gates.echo_record import echo_feedback, echo_fields
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
@@ -60,24 +60,22 @@ class Gates:
     state_key: str
     clock: Callable[[], datetime]
     provenance: Provenance
-    step_of: StepOf
 
     def record(self, kind: str, fields: dict[str, object],
                anchors: Mapping[str, str]) -> RecordedEvent:
         draft = ledger.EventDraft(kind=kind, subjects=(self.state_key,), fields=fields,
                                   session=self.session, stage=self.context.stage,
                                   state_key=self.state_key, anchors=dict(anchors))
-        return ledger.append_events(self.repo, in_session([draft], self.step_of), now=self.clock(),
+        return ledger.append_events(self.repo, in_session([draft]), now=self.clock(),
                                     provenance=self.provenance)[0]
 
 
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
-              clock: Callable[[], datetime], provenance: Provenance, step_of: StepOf,
+              clock: Callable[[], datetime], provenance: Provenance,
               probe: StateProbe | None = None) -> GateOutcome:
     """Run the configured gates; a failing gate ends the run (exit 1), never an error.
 
-    `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`);
-    `step_of` names a session's active step (session/ passes its fold down).
+    `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`).
     """
     context = stage_context(repo, request.stage)
     if request.session is not None:
@@ -88,9 +86,9 @@ def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
         if tree is None:
             raise UsageError("this bare repository has no HEAD tree to gate",
                              hint="push a commit first, or run the gates in a work tree")
-        return _run(Gates(repo, context, request.session, tree, clock, provenance, step_of),
+        return _run(Gates(repo, context, request.session, tree, clock, provenance),
                     request, env, None)
-    unkeyed = Gates(repo, context, request.session, "", clock, provenance, step_of)
+    unkeyed = Gates(repo, context, request.session, "", clock, provenance)
     if probe is not None:
         return _run_keyed(unkeyed, request, env, probe)
     with StateProbe(repo) as own_probe:

@@ -32,12 +32,12 @@ from gitcorrex.errors import (
     UnavailableError,
     environmental_error,
 )
+from gitcorrex.git.background import in_background
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
 from gitcorrex.git.state_index_trust import rules_changed, trust_fingerprint
 from gitcorrex.git.state_scan import MAX_PATHSPECS, add_paths, changed_paths
-from gitcorrex.threads import in_background
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]

@@ -1,7 +1,7 @@
 """Kind-specific fields of the session transitions: steps, pauses, resumption, completion.
 
 A session has no store but its events: each transition is one compare-and-swap append on
-the session's revision (its event count), and `session/fold.py` rebuilds the whole state
+the session's revision (its event count), and `replay/session.py` rebuilds the whole state
 from these records. A pause carries its provenance; a semantic terminal pause carries the
 receipt it was admitted on, and a pause whose provenance does not fit its kind is refused
 here, so a malformed one in the ledger fails closed when folded.

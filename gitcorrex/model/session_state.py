@@ -106,7 +106,7 @@ class FoldProblem(BaseModel):
 
 
 class SessionState(BaseModel):
-    """Everything the session's events say, folded by `session.fold.fold_session`."""
+    """Everything the session's events say, folded by `replay.session.fold_session`."""
 
     model_config = _STATE
 

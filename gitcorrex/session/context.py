@@ -16,8 +16,8 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
-from gitcorrex.session.fold import FOLDED_KINDS, VERIFICATION_KIND, fold_session
-from gitcorrex.session.fold_input import LineEvent
+from gitcorrex.replay.fold_input import LineEvent
+from gitcorrex.replay.session import FOLDED_KINDS, VERIFICATION_KIND, fold_session
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
 _PASS = b'"result":"pass"'

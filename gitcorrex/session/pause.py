@@ -26,8 +26,8 @@ from gitcorrex.model.session_events import (
     Transition,
 )
 from gitcorrex.model.session_state import Pause, SessionState, SessionStatus
+from gitcorrex.replay.session import UNATTRIBUTED
 from gitcorrex.session.context import existing_state
-from gitcorrex.session.fold import UNATTRIBUTED
 from gitcorrex.session.transition import refuse, run_transition
 
 OPERATOR_CAUSES = (PauseCause.ADMINISTRATIVE, PauseCause.ORCHESTRATION_SETTLEMENT)

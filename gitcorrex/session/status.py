@@ -8,12 +8,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex import ledger
+from gitcorrex.git.background import in_background
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.session_state import SessionState
+from gitcorrex.replay.session import SESSION_STARTED_KIND
 from gitcorrex.session.context import existing_state, fold_entries
-from gitcorrex.session.fold import SESSION_STARTED_KIND
-from gitcorrex.threads import in_background
 
 
 class WorkspaceView(BaseModel):

@@ -26,13 +26,13 @@ from gitcorrex.model.plan import Plan, PlanStep
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_state import SessionState, SessionStatus
-from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.profiles.load import load_profile
+from gitcorrex.profiles.selection import select_expectation
 from gitcorrex.session.context import read_state
+from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.settlement import Settlement, settle_step
-from gitcorrex.verify.selection import select_expectation
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome

@@ -96,7 +96,8 @@ def test_replay_of_a_session_prints_its_folded_state(locked, cli) -> None:
 def test_kind_names_spelled_in_the_fold_match_their_owners() -> None:
     from gitcorrex.hooks import SESSION_CONFIG
     from gitcorrex.model import plan_events, preconditions, verification
-    from gitcorrex.session import fold, selection
+    from gitcorrex.replay import session as fold
+    from gitcorrex.session import selection
 
     assert fold.SESSION_STARTED_KIND == plan_events.SESSION_STARTED_KIND
     assert fold.LOCKED_KIND == plan_events.LOCKED_KIND
