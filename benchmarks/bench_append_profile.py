@@ -31,7 +31,7 @@ from raw_events import raw_draft
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 GROUPS = {

@@ -159,7 +159,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.plan.grounding.usecase import ground_plan
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 repo = discover_with_git(Path.cwd())
 provenance = current_provenance(repo)
 wall, cpu = time.perf_counter(), time.process_time()

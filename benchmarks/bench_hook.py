@@ -46,7 +46,7 @@ from raw_events import raw_draft
 from gitcorrex.git import notes
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger import append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 PATTERNS = ["/src/**"]
 PROFILE = f'version = 1\n\n[stages.implement]\nwrites = {PATTERNS!r}\n'.replace("'", '"')

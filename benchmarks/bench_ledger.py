@@ -34,9 +34,9 @@ from raw_events import raw_draft
 
 from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import Provenance
-from gitcorrex.provenance import current_provenance
 
 KIND = "workspace_verification_observed"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

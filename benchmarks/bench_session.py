@@ -28,7 +28,7 @@ from raw_events import raw_draft
 from gitcorrex.git import notes
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger import EventDraft, append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 LIMIT_S = 0.3
 SESSION = "bench-session"

@@ -29,7 +29,7 @@ from common import correx_script, git, median
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import append_events
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 
 LIMIT = 5.0
 REF = "refs/notes/correx"

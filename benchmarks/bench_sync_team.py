@@ -44,7 +44,7 @@ def writer(path: Path, index: int, syncs: int, in_process: bool) -> None:
 
     from gitcorrex.git.repository import discover_in_process
     from gitcorrex.ledger import append_events
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.sync.usecase import sync_ledger
 
     for number in range(syncs):

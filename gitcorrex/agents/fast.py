@@ -17,11 +17,11 @@ import os
 from dataclasses import dataclass
 
 from gitcorrex.agents.request import READ, WRITE, HookOptions, HookRequest
-from gitcorrex.git.hookdirs import git_config_values
+from gitcorrex.git.background import in_background
+from gitcorrex.git.config import config_values
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
-from gitcorrex.threads import in_background
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
 
 
 def _read_settings(repo: Repository) -> _Settings:
-    values = git_config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
+    values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     return _Settings(values.get(SESSION_CONFIG) or None, values.get(STAGE_CONFIG) or None,
                      head, profile)
@@ -65,8 +65,8 @@ def _read_settings(repo: Repository) -> _Settings:
 
 def _plain_paths(repo: Repository, paths: tuple[str, ...], base: str) -> list[str] | None:
     """Each path relative to the top level, or None when any is not plainly inside it."""
-    from gitcorrex.manifest.paths import path_problem
     from gitcorrex.manifest.workspace_paths import locate, relative_to
+    from gitcorrex.model.repo_paths import path_problem
 
     root = os.path.realpath(repo.root)
     git_dirs = {os.path.realpath(repo.git_dir), os.path.realpath(repo.common_dir)}

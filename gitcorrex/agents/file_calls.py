@@ -28,8 +28,8 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     if proven_allowed(repo, request, options, str(base)):
         return ALLOW
     from gitcorrex.agents.reasons import block_reason
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.assess import AssessRequest
-    from gitcorrex.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
     assert request.action is not None, "only file calls come here"

@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookRequest
-from gitcorrex.errors import CorrexError
-from gitcorrex.manifest.paths import printable_path
+from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.assess import AssessOutcome
@@ -43,15 +42,3 @@ def shell_reason(request: HookRequest, violations: Sequence[Violation], baseline
     lines.append(f"  instead: {RESTORE_FIX}")
     lines.append(f"  recorded: tool_call_assessed {event[:12]}")
     return "\n".join(lines) + "\n"
-
-
-def failure_reason(exc: BaseException) -> str:
-    """Why the call could not be judged; it is blocked all the same (fail closed)."""
-    if isinstance(exc, CorrexError):
-        what = exc.message + (f"\n  hint: {exc.hint}" if exc.hint else "")
-    elif isinstance(exc, KeyboardInterrupt):
-        what = "interrupted"
-    else:
-        what = f"internal error (a bug, please report it): {type(exc).__name__}: {exc}"
-    return ("git correx could not assess this tool call, so it is blocked (fail closed):\n"
-            f"  {what}\n")

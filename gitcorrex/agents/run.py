@@ -1,21 +1,22 @@
 """The one runner for every agent hook call, and it fails closed.
 
 Let the agent's adapter turn the payload into a request, judge it, and answer in that
-agent's format (cli/agent_hook.py reads stdin and writes the answer inside the CLI's error
-boundary). Whatever goes wrong on the way — a payload the agent would not send, no
-repository, a profile that does not parse, a full disk, a bug — becomes that agent's
-blocking answer, because for every agent a crashing hook (any exit but 2) lets the tool run.
+agent's format (cli/agent_hook.py reads stdin and writes the answer). Whatever goes wrong on
+the way — a payload the agent would not send, no repository, a profile that does not parse,
+a full disk, a bug — is mapped by the one boundary (gitcorrex/failure.py: the code and the
+words) and becomes that agent's blocking answer, because for every agent a crashing hook
+(any exit but 2) lets the tool run.
 Click-free and import-light: this runs on every tool call of an agent session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookOptions, Reply
+from gitcorrex.failure import failure_of
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -24,17 +25,16 @@ AGENTS = ("claude-code", "codex", "gemini", "cursor")
 _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini",
             "cursor": "cursor"}
 BLOCK_EXIT = 2
+FAILED = "git correx could not assess this tool call, so it is blocked (fail closed):\n"
 
 
-def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path,
-           describe: Callable[[BaseException], str] | None = None) -> Reply:
-    """The reply to one hook call; never raises. `describe` words a failure (the CLI passes
-    its error boundary's; default: agents/reasons.py)."""
-    words = describe or _failure_text
+def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path) -> Reply:
+    """The reply to one hook call; never raises. A failure is the one boundary's (see
+    `failure_reason`) in the agent's blocking format."""
     try:
         adapter = import_module(f"gitcorrex.agents.{_MODULES[agent]}")
     except BaseException as exc:  # an unknown agent or a broken install: still block
-        return Reply(BLOCK_EXIT, stderr=_worded(words, exc))
+        return fail_closed_reply(_worded(exc))
     try:
         from gitcorrex.agents.judge import judge
 
@@ -43,24 +43,31 @@ def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path,
         reply: Reply = adapter.render(request, verdict)
         return reply
     except BaseException as exc:  # fail closed, whatever went wrong
-        failed: Reply = adapter.fail(_worded(words, exc))
+        failed: Reply = adapter.fail(_worded(exc))
         return failed
 
 
-def _worded(describe: Callable[[BaseException], str], exc: BaseException) -> str:
+def fail_closed_reply(text: str) -> Reply:
+    """The blocking answer every agent understands without parsing: exit 2, `text` on stderr."""
+    return Reply(BLOCK_EXIT, stderr=text)
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why the call could not be judged, in the one boundary's words (gitcorrex/failure.py:
+    its line and hint, a signal's name or a bug's traceback) with the exit code a command
+    would give; the call is blocked all the same (fail closed)."""
+    failure = failure_of(exc)
+    text = failure.text.rstrip("\n") or f"git correx: {type(exc).__name__}"
+    body = "".join(f"  {line}\n" for line in text.split("\n"))
+    return f"{FAILED}{body}  (as a command this would exit {failure.code})\n"
+
+
+def _worded(exc: BaseException) -> str:
+    """`failure_reason`, or the exception's repr when even that fails (a broken install)."""
     try:
-        return describe(exc)
-    except BaseException:
-        return _failure_text(exc)
-
-
-def _failure_text(exc: BaseException) -> str:
-    try:
-        from gitcorrex.agents.reasons import failure_reason
-
         return failure_reason(exc)
     except BaseException:
-        return f"git correx could not assess this tool call, so it is blocked: {exc!r}\n"
+        return f"{FAILED}  {exc!r}\n"
 
 
 def _now() -> datetime:

@@ -30,10 +30,10 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
     if request.stop_hook_active:
         return ALLOW
     repo = discover_with_git(call_base(request, default=default_cwd))
-    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.git.config import config_value
     from gitcorrex.hooks import STAGE_CONFIG
 
-    stage = options.stage or git_config(repo, STAGE_CONFIG) or None
+    stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     found = _profile_at_head(repo)
     if found is None or not opted_in(found[1], stage):
         return ALLOW
@@ -45,8 +45,8 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
     if state_key == baseline:
         return ALLOW
     from gitcorrex import ledger
+    from gitcorrex.profiles.selection import select_expectation
     from gitcorrex.verify.reuse import find_reusable_pass
-    from gitcorrex.verify.selection import select_expectation
 
     selection = select_expectation(profile, stage=stage, expect=None)
     if not selection.commands:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from gitcorrex.agents.context import agent_call, call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git.repository import Repository, discover_with_git
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -63,12 +63,12 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
 
 def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
     """The manifest and baseline in force; None when neither a session nor a stage is."""
-    from gitcorrex.git.hookdirs import git_config
+    from gitcorrex.git.config import config_value
     from gitcorrex.git.objects import lookup_objects
     from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
     session = correx_session(repo, options)
-    stage = options.stage or git_config(repo, STAGE_CONFIG) or None
+    stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     head_tree = head.oid if head is not None else None
     if session is not None:
@@ -91,10 +91,10 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
 
 def _record(repo: Repository, request: HookRequest, scope: _Scope, state_key: str,
             violations: Sequence[Violation], clock: Callable[[], datetime]) -> str:
-    from gitcorrex.manifest.paths import printable_path
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.record import record_assessment
     from gitcorrex.model.assessment import PathVerdict, Rule
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.model.repo_paths import printable_path
 
     verdicts = [PathVerdict(path=printable_path(v.path), change=v.change, rule=Rule(v.rule),
                             detail=v.detail or f"{v.source}: [{', '.join(v.patterns)}]")

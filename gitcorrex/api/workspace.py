@@ -43,7 +43,7 @@ class Workspace:
         """Run the profile's expectation (by name only: never a command) on the current
         state and record the observation; inside a session it settles the active step."""
         from gitcorrex.git.state import StateProbe
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.usecase import VerifyRequest
@@ -86,7 +86,7 @@ class Workspace:
         """Make `step` the active step of the session (its dependencies verified, the
         workspace on the baseline); TransitionRefusedError says why not."""
         from gitcorrex.api.flow_results import StepStarted
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.start import start_step
 
         started = start_step(self.repo, self._session(session), step,
@@ -102,7 +102,7 @@ class Workspace:
         from gitcorrex.gates.artifacts import parse_artifact_options
         from gitcorrex.gates.usecase import GateRequest
         from gitcorrex.git.state import StateProbe
-        from gitcorrex.provenance import current_provenance
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.gate_entry import run_stage_gates
 
         request = GateRequest(stage, session, parse_artifact_options(tuple(artifacts),
@@ -115,8 +115,8 @@ class Workspace:
     def plan_validate(self, plan: str | os.PathLike[str]) -> PlanValidation:
         """Decide the plan's step integrity and record `plan_validated`."""
         from gitcorrex.api.flow_results import PlanValidation
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.validate import validate_plan
-        from gitcorrex.provenance import current_provenance
 
         outcome = validate_plan(self.repo, self.root / plan, now=_now(),
                                 provenance=current_provenance(self.repo))
@@ -125,8 +125,8 @@ class Workspace:
     def plan_ground(self, plan: str | os.PathLike[str]) -> PlanGrounding:
         """Ground the plan on the current state key; record `plan_grounding_evaluated`."""
         from gitcorrex.api.flow_results import PlanGrounding
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.grounding.usecase import ground_plan
-        from gitcorrex.provenance import current_provenance
 
         outcome = ground_plan(self.repo, self.root / plan, state_key=self.state().state_key,
                               now=_now(), provenance=current_provenance(self.repo))
@@ -140,8 +140,8 @@ class Workspace:
     def _assess(self, action: str, paths: Sequence[str], stage: str | None,
                 session: str | None) -> AssessOutcome:
         from gitcorrex.errors import UsageError
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.manifest.assess import AssessRequest
-        from gitcorrex.provenance import current_provenance
         from gitcorrex.session.assess_entry import assess_in_session
 
         if not paths:

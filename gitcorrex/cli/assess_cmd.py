@@ -18,7 +18,6 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
-    from gitcorrex.git.repository import Repository
     from gitcorrex.manifest.assess import AssessedPath, AssessOutcome, AssessRequest
 
 
@@ -42,29 +41,36 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
     if hook is not None:
         return _agent_hook(hook, bool(action or paths or as_json), stage, session, record_all)
     from gitcorrex.errors import UsageError
-    from gitcorrex.git.repository import discover_with_git
     from gitcorrex.manifest.assess import AssessRequest
 
     if action is None or not paths:
         raise UsageError("name the action and at least one path",
                          hint="git correx assess write src/app.py (or: read PATH...)")
-    repo = discover_with_git(start_dir())
     session = session or os.environ.get("CORREX_SESSION") or None
-    outcome = _assess(repo, AssessRequest(action, paths, start_dir(), stage, session,
-                                          record_all))
+    outcome = _assess(AssessRequest(action, paths, start_dir(), stage, session, record_all))
     if as_json:
         emit_json(outcome)
     else:
-        click.echo("\n".join(_line(path) for path in outcome.paths))
-    if outcome.event is not None and not as_json:
+        _print_outcome(outcome)
+    _warn_preconditions(outcome)
+    return outcome.exit_code
+
+
+def _print_outcome(outcome: AssessOutcome) -> None:
+    """Each path's verdict (with rule and fix when blocked); the recorded event on stderr."""
+    click.echo("\n".join(_line(path) for path in outcome.paths))
+    if outcome.event is not None:
         click.echo(f"git correx: recorded as event {outcome.event[:12]}", err=True)
+
+
+def _warn_preconditions(outcome: AssessOutcome) -> None:
+    """A build prerequisite still missing after repeated attempts: say who must create it."""
     for signal in outcome.preconditions:
         click.echo(f"git correx: {printable(signal.path)} is still missing after {signal.attempts} "
                    f"attempts and the build needs it ({signal.source.value} "
                    f"{signal.named_by}): recorded workspace_precondition_failed "
                    f"{signal.event[:12]}; create it in a bootstrap step, or ask the operator",
                    err=True)
-    return 1 if outcome.blocked else 0
 
 
 def _line(path: AssessedPath) -> str:
@@ -73,12 +79,14 @@ def _line(path: AssessedPath) -> str:
     return f"{path.verdict.value} {path.rule.value} {path.path}: {path.detail}; fix: {path.fix}"
 
 
-def _assess(repo: Repository, request: AssessRequest) -> AssessOutcome:
+def _assess(request: AssessRequest) -> AssessOutcome:
     from datetime import datetime, timezone
 
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
+    repo = discover_with_git(start_dir())
     return assess_in_session(repo, request, clock=lambda: datetime.now(timezone.utc),
                         provenance=lambda: current_provenance(repo))
 

@@ -10,6 +10,9 @@ import click
 from gitcorrex.cli.options import json_option, start_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
     from gitcorrex.git.repository import Repository
     from gitcorrex.manifest.range_report import RangeReport
     from gitcorrex.review.require_pass import RequiredPass
@@ -45,53 +48,46 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     tree; with --require-signed, none added by a ledger commit signed by a trusted key),
     2 bad range or profile, 3 history missing (shallow clone).
     """
-    from datetime import datetime, timezone
-
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.manifest.range_check import check_range
-    from gitcorrex.manifest.range_record import record_range
+    from gitcorrex.ledger.provenance import current_provenance
+    from gitcorrex.manifest.range_gate import check_range_gate
 
     repo = discover_with_git(start_dir())
-    report = check_range(repo, spec=range_spec, stage=stage)
-    if record and not report.ok:
-        from gitcorrex.provenance import current_provenance
-
-        events = record_range(
-            repo,
-            report,
-            clock=lambda: datetime.now(timezone.utc),
-            provenance=current_provenance(repo),
-        )
-        click.echo(f"git correx: recorded {len(events)} assessment(s)", err=True)
-    document, code = report.as_dict(), report.exit_code
-    required = _required_pass(repo, report.head, require_pass, require_signed)
-    if required is not None:  # the one addition for CI that trusts recorded passes
-        document["required_pass"] = required.as_dict()
-        code = max(code, 0 if required.ok else 1)
+    gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=_now,
+                            provenance=lambda: current_provenance(repo),
+                            required=_required_pass(repo, require_pass, require_signed))
+    if gate.recorded is not None:
+        click.echo(f"git correx: recorded {gate.recorded} assessment(s)", err=True)
     if as_json:
-        click.echo(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True))
+        click.echo(json.dumps(gate.as_dict(), indent=2, sort_keys=True, ensure_ascii=True))
     else:
-        click.echo(render_text(report), nl=False)
-        if required is not None:
-            click.echo(required.describe())
-    return code
+        click.echo(render_text(gate.report), nl=False)
+        if gate.required is not None:
+            click.echo(gate.required.describe())
+    return gate.exit_code
 
 
-def _required_pass(repo: Repository, head: str, require_pass: bool,
-                   require_signed: bool) -> RequiredPass | None:
+def _required_pass(repo: Repository, require_pass: bool,
+                   require_signed: bool) -> Callable[[str], RequiredPass] | None:
     """The head's counted status when a pass is required; signed as flag or config say."""
     if not (require_pass or require_signed):
         return None
     from gitcorrex.git.signing import is_signature_required
     from gitcorrex.review.require_pass import required_pass
 
-    signed = require_signed or is_signature_required(repo)
-    return required_pass(repo, commit=head, signed=signed)
+    return lambda head: required_pass(
+        repo, commit=head, signed=require_signed or is_signature_required(repo))
+
+
+def _now() -> datetime:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc)
 
 
 def render_text(report: RangeReport) -> str:
     """Each violating commit (short sha, subject) with its violations, the net diff, a total."""
-    from gitcorrex.manifest.paths import printable_path
+    from gitcorrex.model.repo_paths import printable_path
 
     lines = []
     for commit in report.violating:

@@ -15,7 +15,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcorrex.cli.boundary import error_text as error_text  # re-exported
 from gitcorrex.errors import ExitCode
 
 STATE_FORMS = {("state",): False, ("state", "--json"): True}

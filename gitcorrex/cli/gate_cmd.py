@@ -57,7 +57,7 @@ def _run(repo: Repository, stage: str | None, session: str | None,
 
     from gitcorrex.gates.artifacts import parse_artifact_options
     from gitcorrex.gates.usecase import GateRequest
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.gate_entry import run_stage_gates
 
     request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))

@@ -31,8 +31,8 @@ def ground(plan_file: Path, as_json: bool) -> int:
 
     repo = discover_with_git(start_dir())
     with StateProbe(repo).begin() as probe:  # git keys the workspace while we import
+        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.grounding.usecase import ground_plan
-        from gitcorrex.provenance import current_provenance
 
         provenance = current_provenance(repo)
         state_key = probe.measure().state_key
@@ -60,7 +60,7 @@ def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:
 def outcome_text(outcome: GroundingOutcome) -> str:
     """What the architect acts on: every finding that does not pass, then a summary (paths
     with control characters or undecodable bytes are shown escaped)."""
-    from gitcorrex.manifest.paths import printable_path as shown
+    from gitcorrex.model.repo_paths import printable_path as shown
 
     fields = outcome.fields
     lines = [f"plan {fields.plan_id} ({fields.plan[:12]}) on state {outcome.state_key[:12]}: "

@@ -5,6 +5,8 @@ Every `git correx verify` keys the workspace before it runs anything, and that s
 repository. Starting it here lets git scan while Python imports click and the verify
 modules (~200 ms), instead of after the first ~60 ms of them. When the arguments turn
 out to be wrong, the scan is wasted and its private index deleted; nothing else happens.
+`main` owns the scan (a `with` block) and hands it to the verify command as click's
+context object; nothing is kept at module level.
 """
 
 from __future__ import annotations
@@ -17,32 +19,47 @@ from gitcorrex.errors import CorrexError
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from gitcorrex.git.repository import Repository
     from gitcorrex.git.state import StateProbe
 
-_started: list[tuple[Repository, StateProbe]] = []
 
+class HeadStart:
+    """A scan begun for a verify invocation, or none; closed on exit unless taken."""
 
-def start_for(args: Sequence[str]) -> None:
-    """Begin the scan when `args` is a verify invocation; errors wait for the command."""
-    if not args or args[0] != "verify" or {"-h", "--help"} & set(args):
-        return
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import StateProbe
+    def __init__(self, started: tuple[Repository, StateProbe] | None = None) -> None:
+        self._started = started
 
-    try:
-        repo = discover_with_git(Path.cwd())
-        _started.append((repo, StateProbe(repo).begin()))
-    except CorrexError:
-        return  # the command discovers again and reports it with the usual exit code
+    @classmethod
+    def for_args(cls, args: Sequence[str]) -> HeadStart:
+        """Begin the scan when `args` is a verify invocation; errors wait for the command
+        (it discovers again and reports them with the usual exit code)."""
+        if not args or args[0] != "verify" or {"-h", "--help"} & set(args):
+            return cls()
+        from gitcorrex.git.repository import discover_with_git
+        from gitcorrex.git.state import StateProbe
 
+        try:
+            repo = discover_with_git(Path.cwd())
+            return cls((repo, StateProbe(repo).begin()))
+        except CorrexError:
+            return cls()
 
-def take() -> tuple[Repository, StateProbe] | None:
-    """The started scan (the caller now owns and closes the probe), or None."""
-    return _started.pop() if _started else None
+    def take(self) -> tuple[Repository, StateProbe] | None:
+        """The started scan (the caller now owns and closes the probe), or None."""
+        started, self._started = self._started, None
+        return started
 
+    def discard(self) -> None:
+        """Close a scan nobody took (usage error, help): its private index must not stay."""
+        started, self._started = self._started, None
+        if started is not None:
+            started[1].close()
 
-def discard() -> None:
-    """Close a scan nobody took (usage error, help): its private index must not stay."""
-    while _started:
-        _started.pop()[1].close()
+    def __enter__(self) -> HeadStart:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.discard()

@@ -14,7 +14,10 @@ import click
 @click.argument("words", nargs=-1, metavar="[COMMAND]...")
 def help_command(words: tuple[str, ...]) -> int:
     """Print the manual, or the part about COMMAND (e.g. `git correx help plan lock`)."""
-    from gitcorrex.cli.reference import command_text, text_page
+    from gitcorrex.cli.manual import command_text, text_page
 
-    click.echo(command_text(words) if words else text_page(), nl=False)
+    root = click.get_current_context().find_root().command
+    if not isinstance(root, click.Group):
+        raise TypeError("help runs under the root group")
+    click.echo(command_text(root, words) if words else text_page(root), nl=False)
     return 0

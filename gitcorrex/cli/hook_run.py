@@ -60,7 +60,7 @@ def _run(name: str, args: list[str]) -> int:
     if not check.blocked:
         return ExitCode.OK
     from gitcorrex.hooks.record import record_commit_block
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
 
     event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
     sys.stderr.write(commit_block_text(check, event.id))
@@ -75,7 +75,7 @@ def _pre_push(repo: Repository, args: list[str]) -> int:
     if not result.blocked:
         return ExitCode.OK
     from gitcorrex.hooks.record import record_push_block
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
 
     provenance = current_provenance(repo)
     for blocked in result.blocked:

@@ -18,6 +18,7 @@ from gitcorrex.model.printable import printable_lines
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
     from gitcorrex.model.events import Provenance
+    from gitcorrex.session.lock import LockOutcome
 
 plan_argument = click.argument("plan_file", metavar="PLAN",
                                type=click.Path(path_type=Path, dir_okay=False, allow_dash=True))
@@ -148,36 +149,48 @@ def lock(plan_file: Path, session: str | None, replaces: str | None,
     from gitcorrex.session.lock import lock_plan
 
     repo, now, provenance = _setup()
+    unverified = _unverified_reason(baseline_unverified, reason)
     if replaces is not None and Path(replaces).is_file():
         replaces = str(start_dir() / replaces)
-    if reason is not None and not baseline_unverified:
-        from gitcorrex.errors import UsageError
-
-        raise UsageError("--reason explains --baseline-unverified; pass both or neither",
-                         hint="add --baseline-unverified, or drop --reason")
     out = lock_plan(repo, plan_path(repo, plan_file), session=session, now=now,
                     provenance=provenance, replaces=replaces, expect_revision=expect_revision,
-                    baseline_unverified=(reason or "") if baseline_unverified else None)
+                    baseline_unverified=unverified)
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "session": out.session,
                    "state_key": out.state_key, "locked": bool(out.events),
                    "missing": [m.model_dump(mode="json") for m in out.missing],
                    "events": [e.model_dump(mode="json") for e in out.events]})
-    elif out.events:
+    else:
+        _print_lock(out)
+    return out.exit_code
+
+
+def _unverified_reason(baseline_unverified: bool, reason: str | None) -> str | None:
+    """`--baseline-unverified [--reason R]` as the lock takes it; --reason alone is misuse."""
+    if reason is not None and not baseline_unverified:
+        from gitcorrex.errors import UsageError
+
+        raise UsageError("--reason explains --baseline-unverified; pass both or neither",
+                         hint="add --baseline-unverified, or drop --reason")
+    return (reason or "") if baseline_unverified else None
+
+
+def _print_lock(out: LockOutcome) -> None:
+    """The session id on stdout when locked (what scripts capture); else what is missing."""
+    if out.events:
         click.echo(out.session)
         click.echo(f"locked plan {out.plan_id} ({out.plan[:12]}) on state {out.state_key[:12]}",
                    err=True)
-    else:
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not locked")
-        _echo_findings([{"where": m.code, **m.model_dump()} for m in out.missing])
-    return out.exit_code
+        return
+    click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not locked")
+    _echo_findings([{"where": m.code, **m.model_dump()} for m in out.missing])
 
 
 def _setup() -> tuple[Repository, Any, Provenance]:
     from datetime import datetime, timezone
 
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
 
     repo = discover_with_git(start_dir())
     return repo, datetime.now(timezone.utc), current_provenance(repo)

@@ -1,4 +1,4 @@
-"""`git correx replay`: the recorded history, rebuilt from the ledger ref alone."""
+"""`git correx replay`: prints the history session/ledger_replay.py rebuilds from the ledger."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from gitcorrex.cli.options import json_option, start_dir
 
 if TYPE_CHECKING:
     from gitcorrex.ledger import LedgerEntry, LedgerRead
+    from gitcorrex.model.session_state import SessionState
 
 
 @click.command()
@@ -23,34 +24,24 @@ def replay(session: str | None, as_json: bool) -> int:
     index, so a bare clone that fetched only the ledger prints exactly the same.
     Ledger problems (malformed lines, unknown versions) go to stderr; exit 0.
     """
-    from gitcorrex import ledger
     from gitcorrex.git.repository import discover_in_process
-    from gitcorrex.model.events import session_object_oid
-    from gitcorrex.replay.timeline import replay as fold
+    from gitcorrex.session.ledger_replay import replay_ledger
 
-    repo = discover_in_process(start_dir())
-    if session is not None:
-        ledger.check_session_id(session)
-        read = ledger.read_subject(repo, session_object_oid(session))
-    else:
-        read = ledger.read_all(repo)
-    entries = fold(read.entries, session=session).events
+    replayed = replay_ledger(discover_in_process(start_dir()), session=session)
     if as_json:
-        _write_json(entries, read, _session_state(session, read))
+        _write_json(replayed.events, replayed.read, _state_json(replayed.state))
     else:
-        _print_text(entries, read)
+        _print_text(replayed.events, replayed.read)
     return 0
 
 
-def _session_state(session: str | None, read: LedgerRead) -> bytes | None:
+def _state_json(state: SessionState | None) -> bytes | None:
     """`--session`: the folded state, the very object `session status --json` prints."""
-    if session is None:
+    if state is None:
         return None
     from gitcorrex.model.canonical import canonical_json
-    from gitcorrex.session.context import fold_entries
 
-    state = fold_entries(session, read.entries, read.problems).model_dump(mode="json")
-    return canonical_json(state).encode("ascii")
+    return canonical_json(state.model_dump(mode="json")).encode("ascii")
 
 
 def _write_json(entries: list[LedgerEntry], read: LedgerRead, state: bytes | None) -> None:

@@ -7,6 +7,7 @@ Command modules import their use-cases inside the command body: pydantic and pyg
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +15,9 @@ from gitcorrex import __version__
 from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.cli.tree import give_full_summaries
 from gitcorrex.errors import ExitCode
+
+if TYPE_CHECKING:
+    from gitcorrex.cli.head_start import HeadStart
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,47 +35,27 @@ def root() -> None:
     """
 
 
-def run(argv: list[str] | None) -> int:
-    """Run the CLI and return the exit code instead of exiting (tests call this)."""
+def run(argv: list[str] | None, *, head_start: HeadStart | None = None) -> int:
+    """Run the CLI and return the exit code instead of exiting (tests call this).
+    `head_start` is verify's scan begun before click loaded (cli/head_start.py)."""
     _register_commands()
-    return run_guarded(lambda: _invoke(argv))
+    return run_guarded(lambda: _invoke(argv, head_start))
 
 
-def _invoke(argv: list[str] | None) -> int:
-    """click's own outcomes here; every other failure goes to the boundary (boundary.py)."""
-    try:
-        result = root.main(args=argv, prog_name="git correx", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return exc.exit_code
-    except click.UsageError as exc:
-        show_usage_error(exc)
-        return ExitCode.USAGE
-    except click.ClickException as exc:
-        exc.show()
-        return ExitCode.USAGE
-    except click.Abort as exc:  # click turned a signal into Abort: hand the signal on
-        raise (exc.__cause__ or KeyboardInterrupt()) from None
+def _invoke(argv: list[str] | None, head_start: HeadStart | None) -> int:
+    """click's outcomes (usage errors, `--help`) and every failure go to the boundary."""
+    result = root.main(args=argv, prog_name="git correx", standalone_mode=False,
+                       obj=head_start)
     return int(result) if isinstance(result, int) else ExitCode.OK
-
-
-def show_usage_error(exc: click.UsageError) -> None:
-    """Click's message, pointing at `-h` and `help`: git turns `git correx --help` into
-    `man git-correx`, which only works where the man page is installed."""
-    if exc.ctx is not None:
-        words = exc.ctx.command_path.split()[2:]
-        click.echo(exc.ctx.get_usage(), err=True)
-        click.echo(f"Try '{exc.ctx.command_path} -h' or "
-                   f"'git correx help {' '.join(words)}'.".replace(" '.", "'."), err=True)
-    click.echo(f"\nError: {exc.format_message()}", err=True)
 
 
 def _register_commands() -> None:
     """Import command modules (cheap: they import their use-cases lazily)."""
     if root.commands:
         return
-    from gitcorrex.cli import commands
+    from gitcorrex.cli.commands import ALL
 
-    for command in commands.ALL:
+    for command in ALL:
         root.add_command(command)
     give_full_summaries(root)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 2000))

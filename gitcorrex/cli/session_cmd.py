@@ -107,7 +107,7 @@ def selected(repo: Repository, given: str | None) -> str:
 def transition_setup() -> tuple[Repository, Any, Provenance]:
     from datetime import datetime, timezone
 
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
 
     repo = open_repo()
     return repo, datetime.now(timezone.utc), current_provenance(repo)

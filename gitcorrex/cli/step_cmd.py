@@ -89,7 +89,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
            as_json: bool) -> int:
     from datetime import datetime, timezone
 
-    from gitcorrex.provenance import current_provenance
+    from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.claims import admit_claim, load_claim
 
     decision = admit_claim(repo, session, load_claim(path), expect_revision=expect_revision,

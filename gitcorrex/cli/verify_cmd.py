@@ -9,6 +9,7 @@ import click
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from gitcorrex.cli.head_start import HeadStart
     from gitcorrex.verify.outcome import VerifyOutcome
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
@@ -27,43 +28,21 @@ from gitcorrex.model.printable import printable_lines
               help="An artifact the active step's stage gates need (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not stream command output.")
 @json_option
-def verify(stage: str | None, expect: str | None, session: str | None, reuse: bool,
-           isolated: bool, artifacts: tuple[str, ...], quiet: bool, as_json: bool) -> int:
+@click.pass_obj
+def verify(head_start: HeadStart | None, stage: str | None, expect: str | None,
+           session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
+           quiet: bool, as_json: bool) -> int:
     """Observe the configured commands on this exact workspace state and record the result.
 
     Inside a session with an active step it settles the step: write evidence, the stage's
     gates, the step's checks and the build expectation (docs/settlement.md).
     Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
     """
-    import os
-    from datetime import datetime, timezone
+    streaming = not quiet and not as_json
+    outcome = _verify(head_start, stage=stage, expect=expect, session=session, reuse=reuse,
+                      isolated=isolated, artifacts=artifacts, streaming=streaming)
+    from gitcorrex.cli.progress import write_verbatim
 
-    from gitcorrex.cli import head_start
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import StateProbe
-
-    # git keys the workspace while the heavy modules below load (~150 ms each, overlapped);
-    # `git correx verify` started that scan before click was imported.
-    started = head_start.take()
-    if started is None:
-        repo = discover_with_git(start_dir())
-        started = (repo, StateProbe(repo).begin())
-    repo = started[0]
-    with started[1] as probe:
-        from gitcorrex.cli.progress import TerminalProgress, write_verbatim
-        from gitcorrex.provenance import current_provenance
-        from gitcorrex.session.verify_entry import verify_workspace
-        from gitcorrex.verify.outcome import SilentProgress
-        from gitcorrex.verify.usecase import VerifyRequest
-
-        request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
-                                isolated=isolated)
-        streaming = not quiet and not as_json
-        outcome = verify_workspace(
-            repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
-            provenance=current_provenance(repo), probe=probe,
-            progress=TerminalProgress() if streaming else SilentProgress(),
-            artifacts=_artifacts(artifacts))
     if outcome.failing_output is not None and not (streaming and outcome.streamed):
         write_verbatim(outcome.failing_output)
     if as_json:
@@ -71,6 +50,38 @@ def verify(stage: str | None, expect: str | None, session: str | None, reuse: bo
     else:
         click.echo(printable_lines(outcome.summary))
     return outcome.exit_code
+
+
+def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
+            session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
+            streaming: bool) -> VerifyOutcome:
+    """The one use case, on the scan `main` began before click loaded (or one begun now):
+    git keys the workspace while the heavy modules below load (~150 ms each, overlapped)."""
+    import os
+    from datetime import datetime, timezone
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git.state import StateProbe
+
+    started = head_start.take() if head_start is not None else None
+    if started is None:
+        repo = discover_with_git(start_dir())
+        started = (repo, StateProbe(repo).begin())
+    repo = started[0]
+    with started[1] as probe:
+        from gitcorrex.cli.progress import TerminalProgress
+        from gitcorrex.ledger.provenance import current_provenance
+        from gitcorrex.session.verify_entry import verify_workspace
+        from gitcorrex.verify.outcome import SilentProgress
+        from gitcorrex.verify.usecase import VerifyRequest
+
+        request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
+                                isolated=isolated)
+        return verify_workspace(
+            repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
+            provenance=current_provenance(repo), probe=probe,
+            progress=TerminalProgress() if streaming else SilentProgress(),
+            artifacts=_artifacts(artifacts))
 
 
 def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:

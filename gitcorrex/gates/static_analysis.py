@@ -22,9 +22,9 @@ from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.gates import StaticCommandRecord
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.verification import OutputEvidence, StopReason
+from gitcorrex.profiles.selection import resolve_command
 from gitcorrex.verify.evidence import passed
 from gitcorrex.verify.runner import CommandOutcome, run_command
-from gitcorrex.verify.selection import resolve_command
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from gitcorrex.gates.artifacts import (
     produces_feedback,
     read_artifacts,
 )
-from gitcorrex.gates.context import StageContext, StepOf, in_session, stage_context
+from gitcorrex.gates.context import Gates, StageContext, stage_context
 from gitcorrex.gates.echo import diff_echo
 from gitcorrex.gates.echo_record import echo_feedback, echo_fields
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
@@ -34,8 +34,7 @@ from gitcorrex.gates.static_gate import run_static_gate
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
-from gitcorrex.model.events import Provenance, RecordedEvent
-from gitcorrex.model.record import EventPayload
+from gitcorrex.model.events import Provenance
 
 
 @dataclass(frozen=True)
@@ -50,33 +49,12 @@ class GateRequest:
     reuse: bool = False
 
 
-@dataclass(frozen=True)
-class Gates:
-    """One gate run: where it records, and what it judges."""
-
-    repo: Repository
-    context: StageContext
-    session: str | None
-    state_key: str
-    clock: Callable[[], datetime]
-    provenance: Provenance
-    step_of: StepOf
-
-    def record(self, fields: EventPayload, anchors: Mapping[str, str]) -> RecordedEvent:
-        draft = ledger.EventDraft(fields, subjects=(self.state_key,),
-                                  session=self.session, stage=self.context.stage,
-                                  state_key=self.state_key, anchors=dict(anchors))
-        return ledger.append_events(self.repo, in_session([draft], self.step_of), now=self.clock(),
-                                    provenance=self.provenance)[0]
-
-
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
-              clock: Callable[[], datetime], provenance: Provenance, step_of: StepOf,
+              clock: Callable[[], datetime], provenance: Provenance,
               probe: StateProbe | None = None) -> GateOutcome:
     """Run the configured gates; a failing gate ends the run (exit 1), never an error.
 
-    `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`);
-    `step_of` names a session's active step (session/ passes its fold down).
+    `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`).
     """
     context = stage_context(repo, request.stage)
     if request.session is not None:
@@ -87,9 +65,9 @@ def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
         if tree is None:
             raise UsageError("this bare repository has no HEAD tree to gate",
                              hint="push a commit first, or run the gates in a work tree")
-        return _run(Gates(repo, context, request.session, tree, clock, provenance, step_of),
+        return _run(Gates(repo, context, request.session, tree, clock, provenance),
                     request, env, None)
-    unkeyed = Gates(repo, context, request.session, "", clock, provenance, step_of)
+    unkeyed = Gates(repo, context, request.session, "", clock, provenance)
     if probe is not None:
         return _run_keyed(unkeyed, request, env, probe)
     with StateProbe(repo) as own_probe:

@@ -15,9 +15,10 @@ import os
 from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError
+from gitcorrex.git.background import in_background
+from gitcorrex.git.config import file_stamp, user_config_files
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
-from gitcorrex.threads import in_background
 
 IDENTITY_HINT = "set `git config user.name \"Your Name\"` and `git config user.email you@host`"
 _ENV_KEYS = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
@@ -85,16 +86,5 @@ def _last_fatal(stderr: str) -> str:
 def _cache_key(repo: Repository) -> tuple[object, ...]:
     """What git's answer depends on: the environment and the config files it reads."""
     env = tuple(os.environ.get(name) for name in _ENV_KEYS)
-    home = os.environ.get("HOME", "")
-    files = (repo.common_dir / "config", os.path.join(home, ".gitconfig"),
-             os.path.join(os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config"),
-                          "git", "config"))
-    return (str(repo.common_dir), env, *(_stamp(str(path)) for path in files))
-
-
-def _stamp(path: str) -> tuple[int, int, int]:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return (0, 0, 0)
-    return (info.st_ino, info.st_mtime_ns, info.st_size)
+    files = (str(repo.common_dir / "config"), *user_config_files())
+    return (str(repo.common_dir), env, *(file_stamp(path) for path in files))

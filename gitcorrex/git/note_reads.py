@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.process import run_git
 
 MAX_FANOUT = 3  # 256**3 notes per subtree level: deeper is never written
 MANY_SUBJECTS = 32  # beyond this, listing every note is cheaper than 4 pathspecs each
@@ -28,18 +28,6 @@ def expand_notes_ref(value: str | None) -> str:
     if value.startswith("refs/notes/"):
         return value
     return "refs/" + value if value.startswith("notes/") else "refs/notes/" + value
-
-
-def light_config(root: Path, *keys: str) -> dict[str, str]:
-    """The values of `keys` as git resolves them (all scopes; the last one wins)."""
-    pattern = "^(" + "|".join(key.replace(".", r"\.") for key in keys) + ")$"
-    out = run_git(["config", "-z", "--get-regexp", pattern], cwd=root, check=False).stdout
-    found: dict[str, str] = {}
-    for entry in decode_path(out).split("\0"):
-        name, _, value = entry.partition("\n")
-        if name:
-            found[name] = value
-    return found
 
 
 def note_blob_ids(root: Path, ref: str, subject: str) -> list[str] | None:

@@ -17,7 +17,7 @@ import pygit2
 from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import ConfigError, UnavailableError
-from gitcorrex.git.config import config_value
+from gitcorrex.git.config import config_value, set_config_if_unset
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import expand_notes_ref
 from gitcorrex.git.ref_create import create_ref_if_absent
@@ -53,12 +53,7 @@ def ensure_merge_strategy(repo: Repository, ref: str) -> None:
     the next append checks again, so a locked config is not an error.
     """
     key = f"notes.{ref.removeprefix('refs/notes/')}.mergeStrategy"
-    if config_value(repo, key) is not None:
-        return
-    try:
-        repo.shared_libgit2().config[key] = "cat_sort_uniq"
-    except (pygit2.GitError, OSError):
-        return
+    set_config_if_unset(repo, key, "cat_sort_uniq")
 
 
 def ledger_tip(repo: Repository, ref: str) -> str | None:

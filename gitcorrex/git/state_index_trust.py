@@ -35,7 +35,8 @@ import os
 from pathlib import Path
 
 from gitcorrex import __version__
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.config import read_config
+from gitcorrex.git.process import run_git
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
@@ -88,8 +89,7 @@ def pruning_stamp(common_dir: Path) -> list[list[int] | None]:
 def content_settings(root: Path) -> list[str]:
     """Every configured value that changes what `git add -A` hashes or selects, in git's
     own order (all scopes, includes and `-c` overrides as git resolves them)."""
-    result = run_git(["config", "-z", "--get-regexp", CONTENT_CONFIG], cwd=root, check=False)
-    return [entry for entry in decode_path(result.stdout).split("\0") if entry]
+    return read_config(root).matching(CONTENT_CONFIG)
 
 
 def rule_file_stamps(common_dir: Path, settings: list[str]) -> dict[str, Any]:

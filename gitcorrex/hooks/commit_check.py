@@ -23,17 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gitcorrex.git.background import in_background
 from gitcorrex.git.changes import parse_raw_diff
-from gitcorrex.git.hookdirs import git_config
+from gitcorrex.git.config import config_value
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
-from gitcorrex.threads import in_background
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
-    from gitcorrex.manifest.spec import Manifest
+    from gitcorrex.model.write_manifest import Manifest
 
 
 
@@ -70,13 +70,13 @@ def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> 
     ledger lacks → ConfigError (exit 2): the hook never silently stops enforcing.
     """
     step_manifest = _step_manifest(repo, session)
-    stage = git_config(repo, STAGE_CONFIG) or None
+    stage = config_value(repo, STAGE_CONFIG) or None
     if stage is None and step_manifest is None:
         return CommitCheck(hook, None, None, None, [])
     pending = in_background(lambda: _read_base(repo))
     from gitcorrex.hooks.manifest_cache import base_manifest
     from gitcorrex.manifest.check import check_changes
-    from gitcorrex.manifest.paths import path_problem
+    from gitcorrex.model.repo_paths import path_problem
 
     base = pending()
     manifest = step_manifest or base_manifest(repo, base_tree=base.tree, profile=base.profile,
@@ -99,7 +99,7 @@ def _read_base(repo: Repository) -> _Base:
 
 def _step_manifest(repo: Repository, session: str | None) -> Manifest | None:
     """The active step's writes; nothing is imported when no session is selected."""
-    chosen = session or git_config(repo, SESSION_CONFIG) or None
+    chosen = session or config_value(repo, SESSION_CONFIG) or None
     if chosen is None:
         return None
     from gitcorrex.session.manifest import active_step_manifest

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.hookdirs import git_config, hooks_dir
+from gitcorrex.git.config import config_value
+from gitcorrex.git.hookdirs import hooks_dir
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks.layout import COMMIT_HOOKS
 
@@ -34,7 +35,7 @@ def locate_hooks(repo: Repository, *, cwd: Path | None = None) -> HooksLocation:
     """Ask git where hooks run for the work tree at `cwd` (default: the repository's)."""
     where = cwd or repo.work_tree or repo.git_dir
     path = hooks_dir(where)
-    configured = git_config(repo, HOOKS_PATH_CONFIG, cwd=where)
+    configured = config_value(repo, HOOKS_PATH_CONFIG, cwd=where)
     roots = [repo.git_dir, repo.common_dir, where, *([repo.work_tree] if repo.work_tree else [])]
     return HooksLocation(path, configured, any(_is_within(path, root) for root in roots))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from gitcorrex import __version__
 from gitcorrex.git.objects import ObjectInfo
 from gitcorrex.git.repository import Repository
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 
 CACHE_DIR = ("correx", "manifests")
 CACHE_FORMAT = 1

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex.errors import UnavailableError
+from gitcorrex.git.config import config_value
 from gitcorrex.git.history import resolve_commit
-from gitcorrex.git.hookdirs import git_config
 from gitcorrex.git.remotes import remote_default_branch
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
@@ -67,7 +67,7 @@ def parse_updates(data: bytes) -> list[PushUpdate]:
 
 def check_push(repo: Repository, *, remote: str, updates: list[PushUpdate]) -> PushCheck:
     """Every update's range checked from its trusted base; no stage → nothing checked."""
-    stage = git_config(repo, STAGE_CONFIG) or None
+    stage = config_value(repo, STAGE_CONFIG) or None
     if stage is None:
         return PushCheck(None, [])
     blocked = []

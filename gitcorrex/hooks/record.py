@@ -15,10 +15,10 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.hooks.commit_check import CommitCheck
 from gitcorrex.hooks.push_check import BlockedUpdate
 from gitcorrex.manifest.check import Violation
-from gitcorrex.manifest.paths import printable_path
 from gitcorrex.manifest.record import record_assessment
 from gitcorrex.model.assessment import PathVerdict, Rule
 from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.repo_paths import printable_path
 
 
 def record_commit_block(repo: Repository, check: CommitCheck, *,

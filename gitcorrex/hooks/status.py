@@ -7,7 +7,7 @@ import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.git.hookdirs import git_config
+from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.layout import ALL_HOOKS, HOOK_VERSION, read_script
@@ -53,7 +53,7 @@ def hooks_status(repo: Repository, *, cwd: Path | None = None) -> HooksStatus:
     """The hooks git would run for the work tree at `cwd` (default: the repository's)."""
     location = locate_hooks(repo, cwd=cwd)
     hooks = [inspect_hook(location.path, name) for name in ALL_HOOKS]
-    stage = git_config(repo, STAGE_CONFIG, cwd=cwd) or None
+    stage = config_value(repo, STAGE_CONFIG, cwd=cwd) or None
     return HooksStatus(str(location.path), location.hooks_path, location.inside, stage, hooks)
 
 

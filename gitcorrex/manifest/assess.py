@@ -20,19 +20,20 @@ from pathlib import Path
 from pydantic import Field
 
 from gitcorrex import ledger
-from gitcorrex.gates.context import StepOf
-from gitcorrex.gates.preconditions import PreconditionSignal, record_precondition_signals
+from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
-from gitcorrex.manifest.paths import path_problem, printable_path
+from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.manifest.record import record_assessment
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
-from gitcorrex.manifest.trusted import manifest_at, selected_stage
+from gitcorrex.manifest.trusted import manifest_at
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.record import Record
+from gitcorrex.model.repo_paths import path_problem, printable_path
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
+from gitcorrex.profiles.stage import selected_stage
 
 ACTIONS = ("write", "read")
 OUTSIDE_FIX = "use a path inside the work tree (relative to it, or absolute below it)"
@@ -88,16 +89,21 @@ class AssessOutcome(Record):
     def blocked(self) -> list[AssessedPath]:
         return [p for p in self.paths if p.verdict is Verdict.BLOCK]
 
+    @property
+    def exit_code(self) -> int:
+        """1 when any path is blocked, else 0 (README "Exit codes")."""
+        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
+
 
 def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[], datetime],
                  provenance: Callable[[], Provenance],
-                 step_manifest: Callable[[], Manifest | None], step_of: StepOf
+                 step_manifest: Callable[[], Manifest | None]
                  ) -> AssessOutcome:
     """Judge every path; record BLOCKs (and ALLOWs with `record_all`). Never raises on a
     path; raises ConfigError when a selected stage cannot be read from HEAD (fail closed).
 
     `step_manifest` (asked only for a write) is the active session step's manifest, None
-    outside a step; it and `step_of` come from session/, which this package never reads."""
+    outside a step; it comes from session/, which this package never reads."""
     if request.action not in ACTIONS:
         raise ValueError(f"unknown action {request.action!r}")
     if request.session is not None:
@@ -121,7 +127,7 @@ def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[]
             provenance=stamp, agent=request.agent)
         event = recorded.id
         signals = record_precondition_signals(repo, recorded, stage=stage, clock=clock,
-                                              provenance=stamp, step_of=step_of)
+                                              provenance=stamp)
     return AssessOutcome(action=request.action, verdict=verdict, stage=stage,
                          manifest_source=manifest.source, manifest=list(manifest.patterns),
                          paths=paths, event=event, preconditions=signals)

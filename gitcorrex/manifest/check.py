@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gitcorrex.git.changes import PathChange
-from gitcorrex.manifest.paths import path_problem, printable_path
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.repo_paths import path_problem, printable_path
+from gitcorrex.model.write_manifest import Manifest
 
 RULE_OUTSIDE_MANIFEST = "PATH_OUTSIDE_MANIFEST"
 RULE_NON_CANONICAL = "PATH_NOT_CANONICAL"

@@ -27,8 +27,9 @@ from gitcorrex.git.history import (
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.check import Violation, check_changes
 from gitcorrex.manifest.range_report import CommitReport, RangeReport
-from gitcorrex.manifest.spec import Manifest
-from gitcorrex.manifest.trusted import manifest_at, selected_stage
+from gitcorrex.manifest.trusted import manifest_at
+from gitcorrex.model.write_manifest import Manifest
+from gitcorrex.profiles.stage import selected_stage
 
 FETCH_HINT = (
     "fetch the whole history: `git fetch --unshallow` (or fetch the base branch), "

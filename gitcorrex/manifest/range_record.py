@@ -10,11 +10,11 @@ from datetime import datetime
 
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.check import Violation
-from gitcorrex.manifest.paths import printable_path
 from gitcorrex.manifest.range_report import RangeReport
 from gitcorrex.manifest.record import record_assessment
 from gitcorrex.model.assessment import PathVerdict, Rule
 from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.repo_paths import printable_path
 
 
 def record_range(

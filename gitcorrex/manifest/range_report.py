@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from gitcorrex.errors import ExitCode
 from gitcorrex.git.process import encode_path
 from gitcorrex.manifest.check import Violation
-from gitcorrex.manifest.paths import printable_path
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.repo_paths import printable_path
+from gitcorrex.model.write_manifest import Manifest
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.assessment import (
     AgentCall,
     AssessmentFields,
@@ -18,6 +17,7 @@ from gitcorrex.model.assessment import (
 )
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.write_manifest import Manifest
 
 MAX_PATHS = 200
 

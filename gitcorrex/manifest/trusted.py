@@ -8,18 +8,11 @@ itself been accepted. A selected stage that the base cannot provide fails closed
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import read_blob_at
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
-
-STAGE_CONFIG = "correx.stage"
-
-
-def selected_stage(repo: Repository, stage: str | None) -> str | None:
-    """`--stage`, else `git config correx.stage`, else None (no manifest in force)."""
-    return stage or config_value(repo, STAGE_CONFIG) or None
+from gitcorrex.profiles.stage import STAGE_CONFIG, selected_stage
 
 
 def manifest_at(repo: Repository, *, base_tree: str | None, base_label: str,

@@ -27,7 +27,7 @@ from gitcorrex.api import (
     VerifyResult,
     Workspace,
 )
-from gitcorrex.errors import CorrexError
+from gitcorrex.failure import failure_of
 from gitcorrex.manifest.assess import AssessOutcome
 from gitcorrex.session.status import SessionReport
 
@@ -114,12 +114,16 @@ def build_server(root: Path) -> MCPServer:
 
 
 def _answer(call: Callable[[], T]) -> T:
-    """The call's result; a CorrexError becomes the tool's error result (the model reads
-    the message and the hint), anything else the SDK's opaque crash result."""
+    """The call's result; an expected failure (a CorrexError, an environmental fault) becomes
+    the tool's error result in the one boundary's words (gitcorrex/failure.py: the model
+    reads the message and the hint); a bug or a stop stays the SDK's opaque crash result."""
     from mcp.server.mcpserver.exceptions import ToolError
 
     try:
         return call()
-    except CorrexError as exc:
-        hint = f" (hint: {exc.hint})" if exc.hint else ""
-        raise ToolError(f"{exc.message}{hint}") from None
+    except Exception as exc:
+        failure = failure_of(exc)
+        if not failure.is_expected:
+            raise
+        hint = f" (hint: {failure.hint})" if failure.hint else ""
+        raise ToolError(f"{failure.message}{hint}") from None

@@ -141,7 +141,12 @@ class Profile(Record):
 
     @model_validator(mode="after")
     def _check_references(self) -> Profile:
-        problems = find_reference_problems(self)
+        problems = find_reference_problems(
+            commands=sorted(self.commands), expectations=self.expectations,
+            expectation_names=self.expectation_names(),
+            default_expectation=self.defaults.expectation,
+            stage_expectations={name: stage.build_expectation
+                                for name, stage in self.stages.items()})
         if problems:
             summary = "; ".join(f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems)
             raise PydanticCustomError("profile_references", "{summary}",

@@ -30,7 +30,6 @@ from gitcorrex.model.plan_events import (
     PlanRoutedFields,
     PlanValidatedFields,
 )
-from gitcorrex.model.routes import Route
 from gitcorrex.plan.graph import step_where
 from gitcorrex.plan.risk_audit import outside_audit
 from gitcorrex.plan.split import split_findings
@@ -98,17 +97,6 @@ def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanD
     if not history.authorizations:
         return PlanDecision(Decision.STOP_ESCALATE, None, [_unauthorized()], [])
     return PlanDecision(Decision.ACCEPTED, _authority(history.authorizations[0]), [], [])
-
-
-def route_after_step_failure(plan_decision: Decision) -> Route:
-    """A step whose checks failed: fix the code if the plan stands, else replan (INV-7).
-
-    A valid step with defective code is ordinary implementation remediation
-    (`continue-fix`); only a step boundary that is itself invalid routes to a new plan.
-    """
-    if plan_decision is Decision.ACCEPTED:
-        return Route.CONTINUE_FIX
-    return Route.REPLAN_REQUIRED
 
 
 def audit_gaps(plan: Plan) -> list[Finding]:

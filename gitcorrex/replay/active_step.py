@@ -1,6 +1,6 @@
 """The step a session is working on, as the session fold says: what gates and assessments
-pin their facts on. Passed down to gates/ and manifest/ as `step_of`, which never read
-the session themselves."""
+pin their facts on. A pure query on the session's events, so gates/ and manifest/ ask it
+here, one layer down, and never read the session themselves."""
 
 from __future__ import annotations
 

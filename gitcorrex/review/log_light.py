@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from gitcorrex.git.commit_log import LoggedCommit, list_commits
+from gitcorrex.git.config import config_value
 from gitcorrex.git.fold_store import load_table, store_table
-from gitcorrex.git.note_reads import expand_notes_ref, light_config, note_blobs_for, read_blob_map
+from gitcorrex.git.note_reads import expand_notes_ref, note_blobs_for, read_blob_map
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.ledger_problem import Problem
 from gitcorrex.review.log_lines import LogLine, LogResult, TreeStatus
@@ -31,7 +32,7 @@ TABLE_LIMIT = 50_000
 def light_log(repo: Repository, *, revisions: list[str], limit: int | None) -> LogResult | None:
     """What `log_commits` returns without signatures; None to let the full path answer."""
     commits = list_commits(repo, revisions, limit=limit)
-    ref = expand_notes_ref(light_config(_where(repo), "correx.ref").get("correx.ref"))
+    ref = expand_notes_ref(config_value(repo, "correx.ref"))
     trees = list(dict.fromkeys(commit.tree for commit in commits))
     blobs = note_blobs_for(_where(repo), ref, trees) if trees else {}
     if blobs is None:

@@ -1,6 +1,6 @@
 """`git correx assess`'s use case: inside a session step, a write is judged against the
-step's declared writes (session/manifest.py), and signals are pinned on the active step.
-manifest/ takes both as arguments; it never reads the session upward."""
+step's declared writes (session/manifest.py), which manifest/ takes as an argument; it
+never reads the session upward."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from datetime import datetime
 
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.assess import AssessOutcome, AssessRequest, assess_paths
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.events import Provenance
-from gitcorrex.replay.active_step import active_step
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.manifest import active_step_manifest
 
 
@@ -23,4 +22,4 @@ def assess_in_session(repo: Repository, request: AssessRequest, *,
         return active_step_manifest(repo, request.session, strict=request.session is None)
 
     return assess_paths(repo, request, clock=clock, provenance=provenance,
-                        step_manifest=step_manifest, step_of=active_step)
+                        step_manifest=step_manifest)

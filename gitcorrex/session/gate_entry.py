@@ -1,5 +1,5 @@
 """`git correx gate`'s use case: the stage's gates, with facts pinned on the session fold's
-active step (gates/ takes the fold as `step_of`; it never reads the session upward)."""
+active step (gates/ asks `replay/active_step.py`; it never reads the session upward)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from gitcorrex.gates.usecase import GateRequest, run_gates
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance
-from gitcorrex.replay.active_step import active_step
 
 
 def run_stage_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
@@ -19,4 +18,4 @@ def run_stage_gates(repo: Repository, request: GateRequest, *, env: Mapping[str,
                     probe: StateProbe | None = None) -> GateOutcome:
     """Run the stage's gates (gates/usecase.py) inside or outside a session."""
     return run_gates(repo, request, env=env, clock=clock, provenance=provenance,
-                     step_of=active_step, probe=probe)
+                     probe=probe)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.repository import Repository
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
 NOTHING = "!/**"

@@ -16,11 +16,11 @@ from gitcorrex import ledger
 from gitcorrex.errors import TransitionRefusedError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.session_events import StepVerifiedFields
 from gitcorrex.model.session_state import SessionState
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.context import read_state, state_at
 from gitcorrex.session.settle import completion_drafts, step_draft
 

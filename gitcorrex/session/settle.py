@@ -25,7 +25,7 @@ from gitcorrex.model.session_events import (
 from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatus
 
 if TYPE_CHECKING:
-    from gitcorrex.session.verify_step import ActiveStep
+    from gitcorrex.session.settled_step import ActiveStep
 
 @dataclass(frozen=True)
 class Settled:

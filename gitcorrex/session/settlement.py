@@ -32,18 +32,17 @@ from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_events import StepStartedFields
 from gitcorrex.model.verification import Result
-from gitcorrex.replay.active_step import active_step
+from gitcorrex.profiles.selection import Selection
 from gitcorrex.replay.fold_input import LineEvent
 from gitcorrex.session.context import state_at
 from gitcorrex.session.settle import Failure, Settled, settle_drafts
 from gitcorrex.session.step_commands import step_selection
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
-from gitcorrex.verify.selection import Selection
 from gitcorrex.verify.usecase import VerifyRequest
 
 if TYPE_CHECKING:
-    from gitcorrex.session.verify_step import ActiveStep
+    from gitcorrex.session.settled_step import ActiveStep
 
 Observe = Callable[[VerifyRequest], VerifyOutcome]
 
@@ -134,7 +133,7 @@ def _gates(s: Settlement, profile: Profile) -> GateOutcome | None:
         return None
     request = GateRequest(s.active.step.stage, s.active.session, s.artifacts, reuse=True)
     return run_gates(s.repo, request, env=s.env, clock=s.clock, provenance=s.provenance,
-                     step_of=active_step, probe=s.probe)
+                     probe=s.probe)
 
 
 def _gate_failed(s: Settlement, key: str, expectation: str,

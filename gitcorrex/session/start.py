@@ -18,7 +18,6 @@ from gitcorrex import ledger
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import (
@@ -26,12 +25,13 @@ from gitcorrex.model.session_events import (
     Transition,
 )
 from gitcorrex.model.session_state import OpenPrecondition, SessionState, SessionStatus, StepStatus
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.load import load_profile
+from gitcorrex.profiles.selection import select_expectation
 from gitcorrex.session.context import existing_state, remember_session
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.transition import refuse, run_transition
-from gitcorrex.verify.selection import select_expectation
 
 
 @dataclass(frozen=True)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from gitcorrex import ledger
+from gitcorrex.git.background import in_background
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.plan_events import SessionStartedFields
 from gitcorrex.model.record import Record
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.session.context import existing_state, fold_entries
-from gitcorrex.threads import in_background
+from gitcorrex.replay.session_entries import fold_entries
+from gitcorrex.session.context import existing_state
 
 
 class WorkspaceView(Record):

@@ -20,12 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gitcorrex.git.background import in_background
+from gitcorrex.git.config import config_values
 from gitcorrex.git.fold_store import load_fold, store_fold
-from gitcorrex.git.note_reads import expand_notes_ref, light_config, note_blob_ids, read_blobs
+from gitcorrex.git.note_reads import expand_notes_ref, note_blob_ids, read_blobs
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.session_object import is_session_id, session_object_oid
-from gitcorrex.threads import in_background
 
 
 def status_document(repo: Repository, given: str | None) -> dict[str, Any] | None:
@@ -50,7 +51,7 @@ def folded_state(repo: Repository, session: str) -> dict[str, Any] | None:
 
 
 def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
-    config = light_config(_where(repo), "correx.ref", "correx.session")
+    config = config_values(repo, ("correx.ref", "correx.session"))
     session = given or config.get("correx.session")
     if not session or not is_session_id(session):
         return None
@@ -69,7 +70,7 @@ def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
 def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any] | None:
     """The fold `replay --session` runs, on the note's lines; None for no such session."""
     from gitcorrex.model.note_lines import scan_notes
-    from gitcorrex.session.context import fold_entries
+    from gitcorrex.replay.session_entries import fold_entries
 
     scanned = scan_notes([(session_object_oid(session), read_blobs(_where(repo), blobs))])
     state = fold_entries(session, scanned.entries, scanned.problems)

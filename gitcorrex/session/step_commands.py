@@ -16,7 +16,7 @@ from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.profile_references import NO_BUILD_CLAIM
 from gitcorrex.profiles.load import PROFILE_NAME
-from gitcorrex.verify.selection import ResolvedCommand, Selection, resolve_command
+from gitcorrex.profiles.selection import ResolvedCommand, Selection, resolve_command
 
 
 def step_selection(profile: Profile, step: PlanStep, stage: Selection) -> Selection:

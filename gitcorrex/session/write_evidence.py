@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.assessment import (
     AssessmentFields,
     PathVerdict,
@@ -24,6 +23,7 @@ from gitcorrex.model.assessment import (
 )
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.write_manifest import Manifest
 
 ORIGIN = "settlement"
 MAX_PATHS = 200

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.verification import CommandRecord, OutputEvidence, StopReason
+from gitcorrex.profiles.selection import ResolvedCommand
 from gitcorrex.verify.runner import CommandOutcome
-from gitcorrex.verify.selection import ResolvedCommand
 
 
 def command_record(command: ResolvedCommand, outcome: CommandOutcome,

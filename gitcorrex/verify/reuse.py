@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import VerificationFields
-from gitcorrex.verify.selection import ResolvedCommand
+from gitcorrex.profiles.selection import ResolvedCommand
 
 
 def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitcorrex.model.verification import Reason
+from gitcorrex.profiles.selection import ResolvedCommand, Selection
 from gitcorrex.verify.evidence import passed
 from gitcorrex.verify.outcome import VerifyProgress
 from gitcorrex.verify.runner import CommandOutcome, run_command
-from gitcorrex.verify.selection import ResolvedCommand, Selection
 
 UNAVAILABLE_STOPS = {"not_found": Reason.COMMAND_NOT_FOUND, "timeout": Reason.TIMEOUT}
 

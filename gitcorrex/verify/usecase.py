@@ -20,6 +20,7 @@ from gitcorrex.git.worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
 from gitcorrex.profiles.load import load_profile
+from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.verify.observation import (
     Observation,
     changed_since_baseline,
@@ -29,7 +30,6 @@ from gitcorrex.verify.observation import (
 from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
 from gitcorrex.verify.reuse import find_reusable_pass
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
-from gitcorrex.verify.selection import Selection, select_expectation
 
 
 @dataclass(frozen=True)

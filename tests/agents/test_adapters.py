@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.conftest import claude, cursor, gemini, hook, json_answer
-from tests.assess.conftest import assessment, recorded
+from tests.manifest.conftest import assessment, recorded
 
 PATCH_ADD = """*** Begin Patch
 *** Add File: {path}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.cli.agent_hook import describe
+from gitcorrex.agents.run import failure_reason as describe
 from gitcorrex.errors import Interrupted
 from tests.agents.conftest import claude
 from tests.conftest import REPO_ROOT

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from gitcorrex.model.assessment import Rule
 from tests.agents.conftest import CONVERSATION, claude, gemini, hook, json_answer
-from tests.assess.conftest import assessment, recorded
 from tests.conftest import git, write
+from tests.manifest.conftest import assessment, recorded
 
 
 def test_bash_writing_outside_the_manifest_is_blocked_naming_the_path(project: Path) -> None:

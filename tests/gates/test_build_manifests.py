@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from gitcorrex.gates.build_manifests import makefile_paths, named_paths
 from gitcorrex.git.repository import discover_in_process
+from gitcorrex.manifest.build_manifests import makefile_paths, named_paths
 from tests.gates.conftest import git
 
 PYPROJECT = """\

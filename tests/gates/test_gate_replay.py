@@ -21,7 +21,7 @@ from tests.gates.conftest import (
     start_step,
     state_key,
 )
-from tests.test_replay import forbid_processes
+from tests.replay.test_timeline import forbid_processes
 
 
 def gated_project(make_repo: Callable[..., Path], marker: Path) -> Path:

@@ -141,6 +141,43 @@ def test_hooks_path_outside_is_refused_with_a_recipe(plain: Path, tmp_path: Path
     assert not shared.exists()
 
 
+def test_hooks_path_from_an_include_is_used(plain: Path, tmp_path: Path,
+                                           correx: Correx) -> None:
+    included = tmp_path / "team.gitconfig"
+    included.write_text("[core]\n\thooksPath = .githooks\n")
+    git(plain, "config", "include.path", str(included))
+    install(plain)
+    status = json.loads(correx(plain, "hooks", "status", "--json").stdout)
+    assert (status["hooks_path"], status["hooks_dir"]) == (".githooks", str(plain / ".githooks"))
+    git(plain, "config", "correx.stage", "implement")
+    stage_file(plain, "README.md")
+    assert commit(plain).code != 0
+
+
+def test_hooks_path_from_the_environment_is_honoured(plain: Path, tmp_path: Path,
+                                                     correx: Correx) -> None:
+    shared = tmp_path / "shared-hooks"
+    env = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath",
+           "GIT_CONFIG_VALUE_0": str(shared)}
+    status = json.loads(correx(plain, "hooks", "status", "--json", env=env).stdout)
+    assert (status["hooks_path"], status["inside"]) == (str(shared), False)
+    result = correx(plain, "hooks", "install", env=env)
+    assert result.code == 2 and f"{shared}/pre-commit:" in result.stderr, result
+
+
+def test_hooks_path_of_a_linked_worktree_is_its_own(plain: Path, tmp_path: Path,
+                                                    correx: Correx) -> None:
+    linked = tmp_path / "linked"
+    git(plain, "worktree", "add", "-q", "-b", "side", str(linked))
+    git(plain, "config", "extensions.worktreeConfig", "true")
+    git(linked, "config", "--worktree", "core.hooksPath", ".wt-hooks")
+    install(linked)
+    status = json.loads(correx(linked, "hooks", "status", "--json").stdout)
+    assert (status["hooks_path"], status["hooks_dir"]) == (".wt-hooks", str(linked / ".wt-hooks"))
+    assert (linked / ".wt-hooks" / "pre-commit").exists()
+    assert json.loads(correx(plain, "hooks", "status", "--json").stdout)["hooks_path"] is None
+
+
 def test_recipe_line_runs_the_check_from_a_foreign_hooks_dir(plain: Path, tmp_path: Path,
                                                              correx: Correx) -> None:
     shared = tmp_path / "shared-hooks"

@@ -19,8 +19,9 @@ from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.hooks import manifest_cache
 from gitcorrex.hooks.manifest_cache import base_manifest
 from gitcorrex.manifest import trusted
-from gitcorrex.manifest.spec import Manifest
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.profiles import load
+from gitcorrex.profiles import stage as stage_selection
 from tests.conftest import REPO_ROOT, git, write
 from tests.hooks.conftest import stage_file
 
@@ -94,7 +95,7 @@ def test_allow_path_imports_neither_pydantic_nor_pygit2_nor_click(hooked: Path) 
 
 
 def test_hook_constants_match_their_owners() -> None:
-    assert gitcorrex.hooks.STAGE_CONFIG == trusted.STAGE_CONFIG
+    assert gitcorrex.hooks.STAGE_CONFIG == stage_selection.STAGE_CONFIG
     assert gitcorrex.hooks.PROFILE_NAME == load.PROFILE_NAME
 
 

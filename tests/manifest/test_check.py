@@ -15,7 +15,7 @@ from gitcorrex.manifest.check import (
     check_changes,
     label_renames,
 )
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 from tests.conftest import git, write
 
 FILES = {"src/app.py": "VALUE = 1\n", "docs/guide.md": "guide\n", "run.sh": "echo\n"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gitcorrex.manifest.spec import UNRESTRICTED, Manifest
+from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 
 
 def manifest(*patterns: str) -> Manifest:

@@ -15,9 +15,9 @@ import pytest
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import discover_with_git
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.plan.load import load_plan
-from gitcorrex.provenance import current_provenance
 from tests.conftest import CliResult, git
 from tests.ledger_facts import raw_draft
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.routes import Route
-from gitcorrex.plan.decision import route_after_step_failure
 from gitcorrex.plan.graph import ready_steps
 from gitcorrex.plan.load import load_plan
+from gitcorrex.session.failure_route import route_after_step_failure
 from tests.conftest import git, write
 from tests.plan.conftest import codes, fixture, ground, parse, verified
 

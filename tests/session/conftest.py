@@ -15,7 +15,7 @@ import pytest
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import discover_with_git
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 from tests.conftest import CliResult
 from tests.ledger_facts import raw_draft
 from tests.plan.conftest import cli  # noqa: F401  (the in-process CLI fixture)

@@ -12,8 +12,8 @@ import pytest
 
 from gitcorrex.errors import RevisionConflictError
 from gitcorrex.git.repository import discover_with_git
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.session_claims import BlockerClaim, ClaimOutcome, ProviderObservation
-from gitcorrex.provenance import current_provenance
 from gitcorrex.session.claims import admit_claim
 from gitcorrex.session.exact import exactly_equal, load_exact_json
 from gitcorrex.session.providers import ObserveContext, VerificationProvider

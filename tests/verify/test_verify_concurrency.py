@@ -23,9 +23,9 @@ import pytest
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import discover_with_git
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import VerificationFields
-from gitcorrex.provenance import current_provenance
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
 from tests.git.state_helpers import reference_key
 from tests.ledger_facts import raw_draft
@@ -41,7 +41,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.model.verification import Result
-from gitcorrex.provenance import current_provenance
+from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.verify.outcome import SilentProgress
 from gitcorrex.session.verify_entry import verify_workspace
 from gitcorrex.verify.usecase import VerifyRequest

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gitcorrex.git.tree_objects import GITLINK_MODE, TreeEntry
-from gitcorrex.manifest.paths import path_problem
+from gitcorrex.model.repo_paths import path_problem
 
 GLOB_CHARS = frozenset("*?[")
 

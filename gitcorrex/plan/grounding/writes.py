@@ -10,9 +10,9 @@ As in the manifest check, a stage with no `writes` is unrestricted.
 
 from __future__ import annotations
 
-from gitcorrex.manifest.spec import Manifest
 from gitcorrex.model.grounding import Check, GroundingFinding, Route, Status
 from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.grounding.inputs import GroundingInput, finding
 from gitcorrex.plan.grounding.tree_view import GLOB_CHARS, PathRef, parse_path_ref
 from gitcorrex.profiles.load import PROFILE_NAME

@@ -1,0 +1,68 @@
+"""Stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT) raise `Interrupted` inside the boundary.
+
+A KeyboardInterrupt subclass, so every `except BaseException` cleanup on the way out (ending a
+command's process group, deleting a temporary index) runs for SIGTERM exactly as for Ctrl-C;
+the boundary (cli/boundary.py) then maps it to 128 + the signal.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+
+from gitcorrex.errors import Interrupted
+
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+    if hasattr(signal, name)
+)
+
+
+class StopSignalGuard:
+    """The process's handlers while a guarded body runs: signals are process-wide, so there
+    is one guard (`GUARD`), entered re-entrantly by nested entries (a hook run inside main)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.stopping = False
+
+    @contextmanager
+    def raising(self) -> Iterator[None]:
+        """While inside: a stop signal raises Interrupted in the main thread (once; a second
+        signal while cleaning up is ignored, so cleanup finishes). Restores the previous
+        handlers on the way out; a signal ignored at start (nohup's SIGHUP) stays ignored."""
+        if threading.current_thread() is not threading.main_thread():
+            yield  # only the main thread receives signals
+            return
+        if self.depth:
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+            return
+        previous = {signum: signal.signal(signum, self._raise) for signum in STOP_SIGNALS
+                    if signal.getsignal(signum) is not signal.SIG_IGN}
+        self.depth, self.stopping = 1, False
+        try:
+            yield
+        finally:
+            self.depth, self.stopping = 0, False
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def _raise(self, signum: int, frame: object) -> None:
+        if self.stopping:
+            return
+        self.stopping = True
+        raise Interrupted(signum)
+
+
+GUARD = StopSignalGuard()
+
+
+def stop_signals_raise() -> AbstractContextManager[None]:
+    """The process's guard, entered (see StopSignalGuard.raising)."""
+    return GUARD.raising()

@@ -1,0 +1,124 @@
+"""Early precondition signals: repeated `REFERENCE_EXISTS` blocks for a build-critical path.
+
+An agent that keeps trying to read a file the build needs is not careless: the workspace
+lacks a prerequisite. After `git correx assess read` records a block, each blocked path is
+counted among the earlier blocks of the same scope — the session when one is named, else
+the same state key (blocks outside any session) — and when the count reaches the stage's
+`precondition_threshold` (default 3) and the path is needed by the build (a profile
+command `requires` it, or a detected build manifest names it: `build_manifests.py`), one
+`workspace_precondition_failed` is recorded. Never a second for the same path and scope:
+the count and that check are re-done inside the compare-and-swap loop.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import datetime
+from functools import cache
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.build_manifests import named_paths
+from gitcorrex.model.assessment import (
+    AssessmentFields,
+    Rule,
+)
+from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.preconditions import (
+    PreconditionFailed,
+    PreconditionSource,
+)
+from gitcorrex.model.profile import Profile
+from gitcorrex.model.record import Record
+from gitcorrex.profiles.load import PROFILE_NAME, load_profile
+from gitcorrex.replay.active_step import active_step
+
+DEFAULT_THRESHOLD = 3
+MAX_BLOCKS = 100
+Source = tuple[PreconditionSource, str]
+
+
+class PreconditionSignal(Record):
+    """A recorded `workspace_precondition_failed`, as `assess` reports it."""
+
+    path: str
+    attempts: int
+    source: PreconditionSource
+    named_by: str
+    event: str
+
+
+def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage: str | None,
+                                clock: Callable[[], datetime], provenance: Provenance
+                                ) -> list[PreconditionSignal]:
+    """Record the signals `block` (a just-recorded assess-read BLOCK) completes; [] when
+    none. An invalid `.correx.toml` raises ConfigError; a missing one has no `requires`.
+    Signals of a session land on its active step (`replay/active_step.py`)."""
+    missing = blocked_paths(block)
+    tree = block.state_key
+    if not missing or tree is None:
+        return []
+    profile = _work_tree_profile(repo)
+    policy = profile.stages.get(stage) if profile is not None and stage else None
+    threshold = policy.precondition_threshold if policy is not None else DEFAULT_THRESHOLD
+    needed = cache(lambda: build_critical(repo, profile, tree))
+
+    def drafts(view: ledger.LedgerView) -> list[ledger.EventDraft]:
+        scope = _scope(view, block.session, tree)
+        found = []
+        for path in missing:
+            blocks = [e.id for e in scope if path in blocked_paths(e)]
+            source = needed().get(path) if len(blocks) >= threshold else None
+            if source is None or _signalled(scope, path):
+                continue
+            fields = PreconditionFailed(path=path, source=source[0], named_by=source[1],
+                                        attempts=len(blocks), blocks=blocks[-MAX_BLOCKS:])
+            found.append(ledger.EventDraft(
+                fields, subjects=(tree,), session=block.session, stage=stage,
+                step=active_step(block.session, scope) if block.session else None, state_key=tree))
+        return found
+
+    events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)
+    return [PreconditionSignal(event=e.id, **PreconditionFailed.model_validate(
+        e.model_extra).model_dump(include={"path", "attempts", "source", "named_by"}))
+        for e in events]
+
+
+def blocked_paths(event: RecordedEvent) -> list[str]:
+    """The paths an `assess read` event blocked with REFERENCE_EXISTS, in order."""
+    if event.kind != AssessmentFields.KIND or event.field("origin") != "assess" or \
+            event.field("action") != "read":
+        return []
+    paths = event.field("paths")
+    entries = [p for p in paths if isinstance(p, dict)] if isinstance(paths, list) else []
+    return list(dict.fromkeys(str(p.get("path")) for p in entries
+                              if p.get("rule") == Rule.REFERENCE_EXISTS.value))
+
+
+def build_critical(repo: Repository, profile: Profile | None, tree: str) -> dict[str, Source]:
+    """Path → why the build needs it: a command's `requires` first, then a manifest."""
+    found: dict[str, Source] = {}
+    for name, spec in sorted(profile.commands.items()) if profile is not None else []:
+        for path in spec.requires:
+            found.setdefault(path.rstrip("/"), (PreconditionSource.PROFILE_REQUIRES, name))
+    for path, manifest in named_paths(repo, tree).items():
+        found.setdefault(path, (PreconditionSource.BUILD_MANIFEST, manifest))
+    return found
+
+
+def _scope(view: ledger.LedgerView, session: str | None, tree: str) -> list[RecordedEvent]:
+    """The session's events by seq, or the state tree's events outside any session."""
+    if session is not None:
+        return view.session_events(session)
+    return [event for event in view.events_on(tree) if event.session is None]
+
+
+def _signalled(scope: list[RecordedEvent], path: str) -> bool:
+    return any(e.kind == PreconditionFailed.KIND and e.field("path") == path for e in scope)
+
+
+def _work_tree_profile(repo: Repository) -> Profile | None:
+    if not os.path.lexists(repo.root / PROFILE_NAME):
+        return None
+    return load_profile(repo.root).profile

@@ -1,0 +1,40 @@
+"""`git correx replay`: the recorded history, rebuilt from the ledger ref alone.
+
+Reads the ledger (every note, or one session's) and folds it: the timeline
+(replay/timeline.py) and, for one session, its state (the fold `session status` prints).
+Runs no command and never looks at the work tree or the index, so a bare clone that fetched
+only the ledger replays exactly the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gitcorrex import ledger
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.events import session_object_oid
+from gitcorrex.model.session_state import SessionState
+from gitcorrex.replay.timeline import replay
+
+
+@dataclass(frozen=True)
+class LedgerReplay:
+    """The events oldest first (one session's in seq order), what the read found (`read`:
+    its ref, tip and problems), and with a session its folded state."""
+
+    events: list[ledger.LedgerEntry]
+    read: ledger.LedgerRead
+    state: SessionState | None = None
+
+
+def replay_ledger(repo: Repository, *, session: str | None) -> LedgerReplay:
+    """Every recorded event, or `session`'s (an invalid id is a usage error)."""
+    if session is None:
+        read = ledger.read_all(repo)
+        return LedgerReplay(replay(read.entries, session=None).events, read)
+    from gitcorrex.replay.session_entries import fold_entries
+
+    ledger.check_session_id(session)
+    read = ledger.read_subject(repo, session_object_oid(session))
+    events = replay(read.entries, session=session).events
+    return LedgerReplay(events, read, fold_entries(session, read.entries, read.problems))
