@@ -17,10 +17,10 @@ from gitcorrex.model.assessment import ASSESSMENT_KIND
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_LINES
 from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
-from gitcorrex.session.context import fold_entries
 
 GROUNDING_KIND = "plan_grounding_evaluated"
 

@@ -13,7 +13,8 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.replay.session import SESSION_STARTED_KIND
-from gitcorrex.session.context import existing_state, fold_entries
+from gitcorrex.replay.session_entries import fold_entries
+from gitcorrex.session.context import existing_state
 
 
 class WorkspaceView(BaseModel):
