@@ -248,3 +248,25 @@ def test_only_entry_points_import_the_api_and_the_agents() -> None:
                  for n in names if n.startswith(("gitcorrex.api", "gitcorrex.agents",
                                                  "gitcorrex.mcp_server"))]
     assert offenders == []
+
+
+TESTS = Path(__file__).resolve().parent
+TEST_DATA_DIRS = {"fixtures", "snapshots", "__pycache__"}  # read by tests; no tests inside
+
+
+def test_test_directories_mirror_the_packages() -> None:
+    """tests/<a>/<b>/ holds the tests of gitcorrex/<a>/<b>/: a directory that names no
+    package hides where a module's tests live (tests/assess, tests/check did)."""
+    stray = [str(rel) for rel in (d.relative_to(TESTS) for d in sorted(TESTS.rglob("*"))
+                                  if d.is_dir())
+             if not TEST_DATA_DIRS.intersection(rel.parts)
+             and not any((PACKAGE / rel).glob("*.py"))]
+    assert stray == []
+
+
+def test_a_package_s_tests_live_in_its_directory() -> None:
+    """Top-level test files are cross-cutting (architecture, README, CI recipes, install);
+    one named for a package belongs in that package's test directory."""
+    misplaced = [path.name for path in sorted(TESTS.glob("test_*.py"))
+                 if any((PACKAGE / path.stem.removeprefix("test_")).glob("*.py"))]
+    assert misplaced == []
