@@ -24,8 +24,8 @@ from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
+from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondition_signals
-from gitcorrex.manifest.record import record_assessment
 from gitcorrex.manifest.trusted import manifest_at
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
