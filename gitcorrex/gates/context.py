@@ -1,5 +1,6 @@
 """Where gates run: the stage policy, the profile it came from, and the envelope fields
-(session, active step) every gate event carries.
+(session, active step) every gate event carries; `Gates` is one run, which each gate
+(static_gate.py and the others in usecase.py) records through.
 
 The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
 work tree, so there it is HEAD's. The active step of a session is the one the session
@@ -10,15 +11,17 @@ step `session status` shows without this package reading the session upward.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree, read_blob_at
-from gitcorrex.model.events import git_blob_oid
+from gitcorrex.model.events import Provenance, RecordedEvent, git_blob_oid
 from gitcorrex.model.profile import Profile, StagePolicy
+from gitcorrex.model.record import EventPayload
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
 from gitcorrex.profiles.stage import selected_stage
 from gitcorrex.replay.active_step import active_step
@@ -70,3 +73,22 @@ def in_session(drafts: list[ledger.EventDraft]
         return [replace(d, step=active_step(d.session, view.session_events(d.session)))
                 if d.session is not None else d for d in drafts]
     return build
+
+
+@dataclass(frozen=True)
+class Gates:
+    """One gate run: where it records, and what it judges."""
+
+    repo: Repository
+    context: StageContext
+    session: str | None
+    state_key: str
+    clock: Callable[[], datetime]
+    provenance: Provenance
+
+    def record(self, fields: EventPayload, anchors: Mapping[str, str]) -> RecordedEvent:
+        draft = ledger.EventDraft(fields, subjects=(self.state_key,),
+                                  session=self.session, stage=self.context.stage,
+                                  state_key=self.state_key, anchors=dict(anchors))
+        return ledger.append_events(self.repo, in_session([draft]), now=self.clock(),
+                                    provenance=self.provenance)[0]

@@ -25,7 +25,7 @@ from gitcorrex.gates.artifacts import (
     produces_feedback,
     read_artifacts,
 )
-from gitcorrex.gates.context import StageContext, in_session, stage_context
+from gitcorrex.gates.context import Gates, StageContext, stage_context
 from gitcorrex.gates.echo import diff_echo
 from gitcorrex.gates.echo_record import echo_feedback, echo_fields
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
@@ -34,8 +34,7 @@ from gitcorrex.gates.static_gate import run_static_gate
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
-from gitcorrex.model.events import Provenance, RecordedEvent
-from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND
+from gitcorrex.model.events import Provenance
 
 
 @dataclass(frozen=True)
@@ -48,26 +47,6 @@ class GateRequest:
     session: str | None
     artifacts: Mapping[str, Path]
     reuse: bool = False
-
-
-@dataclass(frozen=True)
-class Gates:
-    """One gate run: where it records, and what it judges."""
-
-    repo: Repository
-    context: StageContext
-    session: str | None
-    state_key: str
-    clock: Callable[[], datetime]
-    provenance: Provenance
-
-    def record(self, kind: str, fields: dict[str, object],
-               anchors: Mapping[str, str]) -> RecordedEvent:
-        draft = ledger.EventDraft(kind=kind, subjects=(self.state_key,), fields=fields,
-                                  session=self.session, stage=self.context.stage,
-                                  state_key=self.state_key, anchors=dict(anchors))
-        return ledger.append_events(self.repo, in_session([draft]), now=self.clock(),
-                                    provenance=self.provenance)[0]
 
 
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
@@ -126,7 +105,7 @@ def _run(gates: Gates, request: GateRequest, env: Mapping[str, str],
 def _produces(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, bytes | None]:
     checked = check_produces(list(gates.context.policy.produces), artifacts)
     anchors = {r.blob: "blob" for r in checked.artifacts if r.blob}
-    event = gates.record(ARTIFACTS_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     names = ", ".join(r.name for r in checked.artifacts) or "none"
     if checked.passed:
         return GateResult("produces", True, f"artifacts supplied: {names}", event), None
@@ -142,7 +121,7 @@ def _grounding(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult
               if (name in produces or not produces) and a.usable}
     checked = ground_artifacts(gates.repo, gates.state_key, judged)
     anchors = {blob: "blob" for blob in checked.artifacts.values()}
-    event = gates.record(BRIEF_GROUNDING_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     total = len(checked.references) + checked.references_omitted
     summary = f"{total} file reference(s), {checked.missing} missing"
     if checked.passed:
@@ -161,7 +140,7 @@ def _echo(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, byt
         return GateResult("echo", True, summary), None
     fields = echo_fields(diff, brief, restatement, str(threshold))
     anchors = {fields.brief: "blob", fields.restatement: "blob"}
-    event = gates.record(ECHO_KIND, fields.model_dump(mode="json"), anchors)
+    event = gates.record(fields, anchors)
     return GateResult("echo", False, summary, event), echo_feedback(fields).encode()
 
 

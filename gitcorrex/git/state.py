@@ -37,6 +37,7 @@ from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
 from gitcorrex.git.state_index_trust import rules_changed, trust_fingerprint
+from gitcorrex.git.state_scan import MAX_PATHSPECS, add_paths, changed_paths
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
@@ -160,26 +161,63 @@ class StateProbe:
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
 
     def _refresh(self) -> str:
-        """`git add -A`, then `write-tree` unless git left the index as the last key saw it."""
+        """Bring the index up to the work tree, then `write-tree` unless its entries are
+        those the last key was written from. On a kept index that carries git's untracked
+        cache, `git status` first says what changed (`state_scan.py`); otherwise, and
+        after a rebuild, `git add -A` walks the whole work tree."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
-        adding = in_background(lambda: _add_all(self._root, env, index.keep_fds,
-                                                untracked_cache=self._untracked_cache()))
-        self._start_queries()  # the scan is the critical path: it starts first
-        adding()
-        stamp = _stamp(index.path)
-        if self._last is not None and stamp is not None and stamp == self._last[0]:
-            return self._last[1]
-        out = run_git(["write-tree"], cwd=self._root, env=env, keep_fds=index.keep_fds).stdout
-        key = out.decode("ascii").strip()
+        before = _stamp(index.path)
+        if self._untracked_cache():
+            scanning = in_background(lambda: changed_paths(self._root, env, index.keep_fds))
+            self._start_queries()  # the scan is the critical path: it starts first
+            paths = scanning()
+            if paths is None:
+                _add_all(self._root, env, index.keep_fds, untracked_cache=True)
+            elif paths:
+                self._add(paths, env)
+            same = paths == [] and before is not None and before == self._last_stamp()
+        else:
+            adding = in_background(lambda: _add_all(self._root, env, index.keep_fds,
+                                                    untracked_cache=False))
+            self._start_queries()
+            adding()
+            stamp = _stamp(index.path)
+            same = stamp is not None and stamp == self._last_stamp()
+        if same and self._last is not None:
+            key = self._last[1]
+        else:
+            out = run_git(["write-tree"], cwd=self._root, env=env,
+                          keep_fds=index.keep_fds).stdout
+            key = out.decode("ascii").strip()
         self._last = (_stamp(index.path), key)
         return key
 
+    def _last_stamp(self) -> list[int] | None:
+        return self._last[0] if self._last is not None else None
+
+    def _add(self, paths: list[bytes], env: dict[str, str]) -> None:
+        """`git add -A` limited to `paths` when they are few, else the whole work tree
+        (also when a path vanished since git status listed it: git refuses that pathspec)."""
+        keep_fds = self._index.keep_fds
+        if len(paths) <= MAX_PATHSPECS:
+            try:
+                add_paths(self._root, env, keep_fds, paths)
+                return
+            except GitCommandError:
+                pass
+        _add_all(self._root, env, keep_fds, untracked_cache=True)
+
     def _untracked_cache(self) -> bool:
-        """git's untracked cache, on a kept index, unless the user's config decides."""
+        """Whether this index carries git's untracked cache: a reused kept index, unless
+        the user's config turns the cache off (a file system whose directory mtimes
+        cannot be trusted)."""
         record = self._index.record
-        return record is not None and not any(
-            entry.startswith("core.untrackedcache\n") for entry in record["trust"]["settings"])
+        if record is None:
+            return False
+        values = [entry.split("\n", 1)[-1].lower() for entry in record["trust"]["settings"]
+                  if entry.lower().startswith("core.untrackedcache\n")]
+        return not values or values[-1] in ("true", "yes", "on", "1", "keep")
 
     def _must_rebuild(self, key: str) -> bool:
         """Whether a reused persistent index might have given another key than a copy."""

@@ -6,11 +6,9 @@ name in one pass instead of fixing them one load at a time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from gitcorrex.model.profile import ExpectationSpec, Profile
+from typing import Protocol
 
 NO_BUILD_CLAIM = "none"
 """The built-in expectation with no commands: selecting it records no build claim."""
@@ -25,25 +23,42 @@ class ProfileProblem:
     hint: str
 
 
-def find_reference_problems(profile: Profile) -> list[ProfileProblem]:
-    """Names that point nowhere, reserved names misused, commands listed twice."""
+class ExpectationNames(Protocol):
+    """What an expectation names: its commands and its setup command (model/profile.py's
+    ExpectationSpec). A protocol, so this module needs nothing of profile.py, which
+    calls it."""
+
+    @property
+    def commands(self) -> Sequence[str]: ...
+    @property
+    def setup(self) -> str | None: ...
+
+
+def find_reference_problems(*, commands: Sequence[str],
+                            expectations: Mapping[str, ExpectationNames],
+                            expectation_names: Sequence[str], default_expectation: str | None,
+                            stage_expectations: Mapping[str, str | None]
+                            ) -> list[ProfileProblem]:
+    """Names that point nowhere, reserved names misused, commands listed twice.
+
+    `commands` are the defined command names (sorted), `expectation_names` every name an
+    expectation may be selected by, `stage_expectations` each stage's `build_expectation`.
+    """
     problems: list[ProfileProblem] = []
-    commands = sorted(profile.commands)
-    for name, spec in profile.expectations.items():
+    for name, spec in expectations.items():
         problems += _expectation_problems(name, spec, commands)
-    expectations = profile.expectation_names()
-    if profile.defaults.expectation is not None:
-        problems += _missing(profile.defaults.expectation, expectations,
+    if default_expectation is not None:
+        problems += _missing(default_expectation, expectation_names,
                              ("defaults", "expectation"), "expectation")
-    for name, stage in profile.stages.items():
-        if stage.build_expectation is not None:
-            problems += _missing(stage.build_expectation, expectations,
+    for name, expectation in stage_expectations.items():
+        if expectation is not None:
+            problems += _missing(expectation, expectation_names,
                                  ("stages", name, "build_expectation"), "expectation")
     return problems
 
 
-def _expectation_problems(name: str, spec: ExpectationSpec,
-                          commands: list[str]) -> list[ProfileProblem]:
+def _expectation_problems(name: str, spec: ExpectationNames,
+                          commands: Sequence[str]) -> list[ProfileProblem]:
     where = ("expectations", name)
     problems: list[ProfileProblem] = []
     if name == NO_BUILD_CLAIM and spec.commands:
@@ -60,7 +75,7 @@ def _expectation_problems(name: str, spec: ExpectationSpec,
     return problems
 
 
-def _missing(name: str, known: list[str], path: tuple[str | int, ...],
+def _missing(name: str, known: Sequence[str], path: tuple[str | int, ...],
              what: str) -> list[ProfileProblem]:
     """A one-item list when `name` is not among `known`, naming the valid choices."""
     if name in known:

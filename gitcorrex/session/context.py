@@ -6,8 +6,6 @@ A workspace names its session with `git config correx.session` (written by `plan
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git import notes
@@ -15,12 +13,9 @@ from gitcorrex.git.config import config_value, set_config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.note_lines import scan_notes
-from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
-from gitcorrex.replay.fold_input import LineEvent
-from gitcorrex.replay.session import FOLDED_KINDS, VERIFICATION_KIND, fold_session
+from gitcorrex.model.session_state import SessionState
+from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
-
-_PASS = b'"result":"pass"'
 
 
 def workspace_session(repo: Repository, given: str | None) -> str | None:
@@ -48,34 +43,6 @@ def read_state(repo: Repository, session: str) -> SessionState:
     """The session's state folded from the ledger as it is now."""
     read = ledger.read_subject(repo, session_object_oid(session))
     return fold_entries(session, read.entries, read.problems)
-
-
-def fold_entries(session: str, entries: list[ledger.LedgerEntry],
-                 problems: Sequence[ledger.Problem] = ()) -> SessionState:
-    """Order the session's entries by seq and fold them (what replay does too).
-
-    Only the lines the fold reads are parsed in full: every event counts towards the
-    revision, but a failed observation (most of a long session) changes nothing, and its
-    canonical line says so without parsing (`"result":"pass"` appears in a pass only).
-    A doubtful line in the session's note (`problems`) fails the session closed: it could
-    have been a pause.
-    """
-    mine = sorted((e for e in entries if e.session == session),
-                  key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
-    state = fold_session(session, [LineEvent.parse(e.line) for e in mine if _folded(e)],
-                         revision=len(mine))
-    if not problems:
-        return state
-    found = [FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",
-                         reason=p.reason[:1024]) for p in problems]
-    return state.model_copy(update={"problems": [*state.problems, *found],
-                                    "status": SessionStatus.INVALID})
-
-
-def _folded(entry: ledger.LedgerEntry) -> bool:
-    if entry.kind == VERIFICATION_KIND:
-        return _PASS in entry.line
-    return entry.kind in FOLDED_KINDS
 
 
 def state_at(repo: Repository, view: ledger.LedgerView, session: str) -> SessionState:

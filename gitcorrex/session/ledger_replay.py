@@ -32,7 +32,7 @@ def replay_ledger(repo: Repository, *, session: str | None) -> LedgerReplay:
     if session is None:
         read = ledger.read_all(repo)
         return LedgerReplay(replay(read.entries, session=None).events, read)
-    from gitcorrex.session.context import fold_entries
+    from gitcorrex.replay.session_entries import fold_entries
 
     ledger.check_session_id(session)
     read = ledger.read_subject(repo, session_object_oid(session))

@@ -70,7 +70,7 @@ def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
 def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any] | None:
     """The fold `replay --session` runs, on the note's lines; None for no such session."""
     from gitcorrex.model.note_lines import scan_notes
-    from gitcorrex.session.context import fold_entries
+    from gitcorrex.replay.session_entries import fold_entries
 
     scanned = scan_notes([(session_object_oid(session), read_blobs(_where(repo), blobs))])
     state = fold_entries(session, scanned.entries, scanned.problems)

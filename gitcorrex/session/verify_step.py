@@ -13,7 +13,7 @@ build claim: nothing runs and no observation is recorded.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,9 +22,7 @@ from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance
-from gitcorrex.model.plan import Plan, PlanStep
 from gitcorrex.model.plan_events import Decision
-from gitcorrex.model.routes import Route
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import select_expectation
@@ -32,22 +30,12 @@ from gitcorrex.session.context import read_state
 from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement import Settlement, settle_step
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
     from gitcorrex.verify.usecase import VerifyRequest
-
-
-@dataclass(frozen=True)
-class ActiveStep:
-    """The step an observation settles, with the budget and route in force."""
-
-    session: str
-    plan: Plan
-    step: PlanStep
-    max_attempts: int
-    route: Route
 
 
 def verify_in_session(repo: Repository, request: VerifyRequest, *,

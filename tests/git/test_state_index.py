@@ -31,8 +31,8 @@ def key_of(repo: Path) -> str:
 
 def test_second_run_reuses_the_kept_index_without_rewriting_it(repo: Path) -> None:
     write(repo, "new.txt", "untracked\n")
-    for name in ("README.md", "new.txt"):  # not racy: git has no reason to rewrite
-        os.utime(repo / name, (time.time() - 3600,) * 2)
+    for name in ("README.md", "new.txt", "."):  # not racy: git has no reason to rewrite
+        os.utime(repo / name, (time.time() - 3600,) * 2)  # (the directory: its cache entry)
     assert key_of(repo) == reference_key(repo)
     assert key_of(repo) == reference_key(repo)  # the first reuse adds git's untracked cache
     kept = os.stat(repo / KEPT)

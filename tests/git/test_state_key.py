@@ -1,5 +1,10 @@
 """The state key equals `git add -A && git write-tree` on a copy of the index, and computing
-it leaves the index, HEAD, refs and files exactly as they were (DESIGN invariant 1)."""
+it leaves the index, HEAD, refs and files exactly as they were (DESIGN invariant 1).
+
+Every test runs twice: on a cold repository (the kept state index is built from the user's
+index) and on a warm one (keyed twice before the test changes anything, so its kept index
+carries git's untracked cache and the change is found by `git status`, state_scan.py).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,22 @@ from gitcorrex.git.repository import discover_with_git
 from gitcorrex.git.state import EMPTY_TREE, EMPTY_TREE_SHA256, compute_state
 from tests.conftest import git, write
 from tests.git.state_helpers import assert_state_matches_git, blob, tree_entry
+
+
+@pytest.fixture(params=["cold", "warm"])
+def make_repo(request: pytest.FixtureRequest,
+              make_repo: Callable[..., Path]) -> Callable[..., Path]:
+    """conftest's factory; "warm" keys each new repository twice before handing it over."""
+    if request.param == "cold":
+        return make_repo
+
+    def warm(*args: object, **kwargs: object) -> Path:
+        top = make_repo(*args, **kwargs)
+        compute_state(discover_with_git(top))
+        compute_state(discover_with_git(top))
+        return top
+
+    return warm
 
 
 def head_tree(top: Path) -> str:
