@@ -11,9 +11,11 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from raw_events import raw_draft
+
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.git.state import head_tree_oid
-from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 
 
@@ -33,9 +35,8 @@ def observation(tree: str) -> dict[str, object]:
 def main(session: str) -> None:
     repo = discover_with_git(Path.cwd())
     tree = head_tree_oid(repo.root) or ""
-    draft = EventDraft(kind="workspace_verification_observed", subjects=(tree,),
-                       session=session, stage="implement", state_key=tree,
-                       fields=observation(tree))
+    draft = raw_draft("workspace_verification_observed", (tree,), observation(tree),
+                      session=session, stage="implement", state_key=tree)
     append_events(repo, [draft], now=datetime.now(timezone.utc),
                   provenance=current_provenance(repo))
 

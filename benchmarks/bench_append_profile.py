@@ -27,6 +27,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from common import git, load_average
+from raw_events import raw_draft
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
@@ -47,7 +48,7 @@ GROUPS = {
 
 def drafts(count: int, tree: str) -> list[list[EventDraft]]:
     """`count` single-event batches on one session (a session's steady state)."""
-    return [[EventDraft(kind="session_resumed", subjects=(), session="bench-append",
+    return [[raw_draft(kind="session_resumed", subjects=(), session="bench-append",
                         stage=None, step=None, state_key=tree,
                         fields={"reason": f"resume {i}", "revision": i})]
             for i in range(count)]

@@ -42,10 +42,11 @@ from common import (
     median,
     time_commands_cpu,
 )
+from raw_events import raw_draft
 
 from gitcorrex.git import notes
 from gitcorrex.git.repository import discover_with_git
-from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 
 PATTERNS = ["/src/**"]
@@ -103,12 +104,12 @@ def start_session(root: Path) -> None:
     plan = notes.write_blob(repo, b'{"plan": 1}')
     common = {"session": SESSION, "stage": "implement", "state_key": tree}
     drafts = [
-        EventDraft(kind="session_started", subjects=(plan,), **common,
+        raw_draft(kind="session_started", subjects=(plan,), **common,
                    fields={"plan": plan, "plan_id": "bench", "steps": ["S1"]}),
-        EventDraft(kind="plan_locked", subjects=(plan,), **common,
+        raw_draft(kind="plan_locked", subjects=(plan,), **common,
                    fields={"plan": plan, "plan_id": "bench", "validation": "v" * 64,
                            "grounding": "g" * 64}),
-        EventDraft(kind="step_started", subjects=(), step="S1", **common,
+        raw_draft(kind="step_started", subjects=(), step="S1", **common,
                    fields={"writes": PATTERNS, "expectation_docs": False, "baseline": tree}),
     ]
     append_events(repo, drafts, now=datetime.now(timezone.utc),

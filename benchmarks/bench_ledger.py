@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from common import git, median
+from raw_events import raw_draft
 
 from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
@@ -135,7 +136,7 @@ def fields(i: int) -> dict[str, object]:
 
 
 def draft(i: int, tree: str, session: str | None) -> EventDraft:
-    return EventDraft(KIND, (tree,), fields(i), session=session, stage="build", state_key=tree)
+    return raw_draft(KIND, (tree,), fields(i), session=session, stage="build", state_key=tree)
 
 
 def bench_appends(workdir: Path, count: int, runs: int) -> dict[str, Timing]:

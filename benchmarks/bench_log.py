@@ -31,9 +31,10 @@ from common import (
     time_commands,
     time_commands_cpu,
 )
+from raw_events import raw_draft
 
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 
 LIMIT = 0.3
@@ -63,7 +64,7 @@ def record_verifications(path: Path, trees: list[str]) -> None:
     repo = discover_in_process(path)
     provenance = current_provenance(repo)
     for start in range(0, len(trees), 100):
-        drafts = [EventDraft("workspace_verification_observed", (tree,), {
+        drafts = [raw_draft("workspace_verification_observed", (tree,), {
             "result": "pass" if i % 3 else "fail", "expectation": "test",
             "commands": [{"name": "test", "argv": ["python", "-m", "pytest"], "exit_code": 0,
                           "tail": "passed " * 12}], "profile": "f" * 40},

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from common import correx_script, cpu_table, git, markdown_table, median, time_commands_cpu
+from raw_events import raw_draft
 
 from gitcorrex.git import notes
 from gitcorrex.git.repository import discover_with_git
@@ -83,7 +84,7 @@ def build(root: Path, events: int) -> None:
 
 def _draft(kind: str, tree: str, fields: dict[str, Any], *, step: str | None = None,
            subjects: tuple[str, ...] = ()) -> EventDraft:
-    return EventDraft(kind=kind, subjects=subjects, session=SESSION, stage="implement",
+    return raw_draft(kind=kind, subjects=subjects, session=SESSION, stage="implement",
                       step=step, state_key=tree, fields=fields)
 
 

@@ -1,6 +1,20 @@
-"""The import direction of STYLE.md, enforced: cli → use-cases → ledger → model, git.
+"""The layers of the house, enforced: every import points down.
 
-If this fails, the architecture drifted; move the code, do not widen the allow-lists.
+    entries        __main__ → cli → mcp_server → api, agents
+    hooks          the checks git's hooks run (agents reuse them)
+    orchestration  session/ (settlement, lock, re-plan)
+    capabilities   gates, manifest, plan, review, sync, attest, demo
+    services       symbols, verify (capabilities build on them)
+    ledger         ledger/ and the pure folds of replay/
+    profiles       the profile on disk, stage and expectation selection
+    git            git/ (the only door to git), failure.py (the one exit-code mapping)
+    records        model/
+    foundation     errors.py, gitcorrex/__init__.py
+
+Every import counts: at module level, inside a function, under `TYPE_CHECKING`. An import
+may only reach a strictly lower layer (or its own package), so packages cannot form a
+cycle and capabilities cannot import each other. If this fails, the architecture drifted:
+move the shared piece down a layer; do not widen the table.
 """
 
 from __future__ import annotations
@@ -13,8 +27,26 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
-USE_CASES = ("agents", "api", "mcp_server", "verify", "manifest", "plan", "session", "gates",
-             "review", "demo", "profiles", "hooks", "sync", "attest")
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("foundation", frozenset({"__init__", "errors"})),
+    ("records", frozenset({"model"})),
+    ("git", frozenset({"git", "failure"})),
+    ("profiles", frozenset({"profiles"})),
+    # replay holds pure folds over model records (no I/O): the ledger may fold what it
+    # has just written (ledger/session_folds.py), so it sits below the ledger.
+    ("replay", frozenset({"replay"})),
+    ("ledger", frozenset({"ledger"})),
+    ("services", frozenset({"symbols", "verify"})),
+    ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
+                                "demo"})),
+    ("orchestration", frozenset({"session"})),
+    ("hooks", frozenset({"hooks"})),
+    ("adapters", frozenset({"api", "agents"})),
+    ("mcp", frozenset({"mcp_server"})),
+    ("cli", frozenset({"cli"})),
+    ("entry", frozenset({"__main__"})),
+)
+LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
 SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
                       "hooks/interpreter.py"}
@@ -36,6 +68,130 @@ def modules() -> list[tuple[str, set[str]]]:
             for path in sorted(PACKAGE.rglob("*.py"))]
 
 
+def top_level(rel: str) -> str:
+    """The package (or top-level module) a file belongs to: `session/fold.py` → session,
+    `errors.py` → errors, `__init__.py` → __init__."""
+    first = rel.split("/")[0]
+    return first.removesuffix(".py")
+
+
+def packages_imported(path: Path) -> set[str]:
+    """The top-level packages of ours a file imports, wherever the import sits (function
+    bodies and `if TYPE_CHECKING:` included). `from gitcorrex import x` names x when x is
+    a module or package of ours, else the package root (`__init__`)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] if node.module != "gitcorrex" else \
+                [f"gitcorrex.{alias.name}" for alias in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] != "gitcorrex":
+                continue
+            target = parts[1] if len(parts) > 1 else "__init__"
+            exists = (PACKAGE / target).is_dir() or (PACKAGE / f"{target}.py").exists()
+            found.add(target if exists else "__init__")
+    return found
+
+
+def package_edges() -> dict[str, dict[str, list[str]]]:
+    """package → imported package → the files that import it."""
+    edges: dict[str, dict[str, list[str]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = str(path.relative_to(PACKAGE))
+        source = top_level(rel)
+        for target in packages_imported(path) - {source}:
+            edges.setdefault(source, {}).setdefault(target, []).append(rel)
+    return edges
+
+
+def test_every_package_has_a_declared_layer() -> None:
+    """A new package (or top-level module) says where it sits before it imports anything."""
+    present = {top_level(str(p.relative_to(PACKAGE))) for p in PACKAGE.rglob("*.py")}
+    undeclared, stale = sorted(present - set(LAYER_OF)), sorted(set(LAYER_OF) - present)
+    assert not undeclared, f"no layer declared for: {undeclared}"
+    assert not stale, f"LAYERS names what no longer exists: {stale}"
+
+
+def test_imports_point_down_only() -> None:
+    """No import reaches its own layer (sideways: a capability importing another) or one
+    above it (upward), not even inside a function or under TYPE_CHECKING."""
+    offenders = [f"{rel}: {source} ({LAYERS[LAYER_OF[source]][0]}) imports {target} "
+                 f"({LAYERS[LAYER_OF[target]][0]})"
+                 for source, targets in package_edges().items() if source in LAYER_OF
+                 for target, files in targets.items() if target in LAYER_OF
+                 and LAYER_OF[target] >= LAYER_OF[source] for rel in sorted(set(files))]
+    assert not offenders, "imports that do not point down:\n" + "\n".join(offenders)
+
+
+def test_no_cycle_between_packages() -> None:
+    """Also without the table: following imports from any package never leads back to it."""
+    cycles = cyclic({source: set(targets) for source, targets in package_edges().items()})
+    assert not cycles, f"packages on an import cycle: {cycles}"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Our modules a file imports; `from a import b` names a.b when b is a module, else a."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            inner = {f"{node.module}.{alias.name}" for alias in node.names}
+            found.update({name for name in inner if source_of(name) is not None}
+                         or {node.module})
+    return {name for name in found if name.split(".")[0] == "gitcorrex"}
+
+
+def source_of(module: str) -> Path | None:
+    base = PACKAGE.parent.joinpath(*module.split("."))
+    for candidate in (base / "__init__.py", base.with_suffix(".py")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def cyclic(edges: dict[str, set[str]]) -> list[str]:
+    """The nodes from which following edges leads back to themselves."""
+    def reaches(start: str, goal: str) -> bool:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for name in edges.get(todo.pop(), ()):
+                if name == goal:
+                    return True
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+        return False
+
+    return sorted(name for name in edges if reaches(name, name))
+
+
+def test_no_cycle_between_modules() -> None:
+    """No two files need each other, counting function-level and TYPE_CHECKING imports: a
+    shared type or helper gets its own room below both."""
+    edges: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        name = ".".join(rel.parts).removesuffix(".__init__")
+        edges[name] = imported_modules(path) - {name}
+    cycles = cyclic(edges)
+    assert not cycles, "modules on an import cycle:\n" + "\n".join(cycles)
+
+
+def test_replay_is_pure() -> None:
+    """Every fold lives in replay/ and reads nothing but events: records only, no git."""
+    offenders = [(rel, name) for rel, names in modules() if rel.startswith("replay/")
+                 for name in names if name.split(".")[0] in ("pygit2", "subprocess", "os")
+                 or (name.startswith("gitcorrex.") and
+                     not name.startswith(("gitcorrex.model", "gitcorrex.replay")))]
+    assert offenders == []
+
+
 def test_only_git_package_imports_pygit2() -> None:
     offenders = [rel for rel, names in modules()
                  if any(n.split(".")[0] == "pygit2" for n in names) and not rel.startswith("git/")]
@@ -48,33 +204,10 @@ def test_only_cli_imports_click() -> None:
     assert offenders == []
 
 
-def test_nothing_below_cli_imports_cli() -> None:
-    offenders = [rel for rel, names in modules() if not rel.startswith("cli/")
-                 and rel != "__main__.py" and any(n.startswith("gitcorrex.cli") for n in names)]
-    assert offenders == []
-
-
 def test_model_imports_only_model_and_errors() -> None:
     offenders = [(rel, n) for rel, names in modules() if rel.startswith("model/")
                  for n in names if n.startswith("gitcorrex")
                  and not n.startswith(("gitcorrex.model", "gitcorrex.errors"))]
-    assert offenders == []
-
-
-def test_git_and_ledger_do_not_import_use_cases() -> None:
-    lower = [(rel, names) for rel, names in modules()
-             if rel.startswith(("git/", "replay/", "ledger/"))]
-    offenders = [(rel, n) for rel, names in lower for n in names
-                 if any(n.startswith(f"gitcorrex.{case}") for case in USE_CASES)]
-    assert offenders == []
-
-
-def test_capabilities_do_not_import_session() -> None:
-    """Orchestration reads downward: session/ calls verify, gates, manifest and plan; none of
-    them reaches up into session/ (not even inside a function)."""
-    capabilities = ("verify/", "gates/", "manifest/", "plan/")
-    offenders = [(rel, n) for rel, names in modules() if rel.startswith(capabilities)
-                 for n in names if n == "gitcorrex.session" or n.startswith("gitcorrex.session.")]
     assert offenders == []
 
 
@@ -118,3 +251,25 @@ def test_only_entry_points_import_the_api_and_the_agents() -> None:
                  for n in names if n.startswith(("gitcorrex.api", "gitcorrex.agents",
                                                  "gitcorrex.mcp_server"))]
     assert offenders == []
+
+
+TESTS = Path(__file__).resolve().parent
+TEST_DATA_DIRS = {"fixtures", "snapshots", "__pycache__"}  # read by tests; no tests inside
+
+
+def test_test_directories_mirror_the_packages() -> None:
+    """tests/<a>/<b>/ holds the tests of gitcorrex/<a>/<b>/: a directory that names no
+    package hides where a module's tests live (tests/assess, tests/check did)."""
+    stray = [str(rel) for rel in (d.relative_to(TESTS) for d in sorted(TESTS.rglob("*"))
+                                  if d.is_dir())
+             if not TEST_DATA_DIRS.intersection(rel.parts)
+             and not any((PACKAGE / rel).glob("*.py"))]
+    assert stray == []
+
+
+def test_a_package_s_tests_live_in_its_directory() -> None:
+    """Top-level test files are cross-cutting (architecture, README, CI recipes, install);
+    one named for a package belongs in that package's test directory."""
+    misplaced = [path.name for path in sorted(TESTS.glob("test_*.py"))
+                 if any((PACKAGE / path.stem.removeprefix("test_")).glob("*.py"))]
+    assert misplaced == []

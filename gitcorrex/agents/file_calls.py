@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.agents.context import agent_call, call_base, correx_session
-from gitcorrex.agents.fast import proven_allowed
+from gitcorrex.agents.proven_allow import proven_allowed
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git.repository import discover_with_git
 

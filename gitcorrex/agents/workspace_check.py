@@ -92,7 +92,7 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
 def _record(repo: Repository, request: HookRequest, scope: _Scope, state_key: str,
             violations: Sequence[Violation], clock: Callable[[], datetime]) -> str:
     from gitcorrex.ledger.provenance import current_provenance
-    from gitcorrex.manifest.record import record_assessment
+    from gitcorrex.manifest.assessment_record import record_assessment
     from gitcorrex.model.assessment import PathVerdict, Rule
     from gitcorrex.model.repo_paths import printable_path
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.plan_events import PlanValidatedFields
+from gitcorrex.model.record import Record
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
@@ -17,13 +16,9 @@ if TYPE_CHECKING:
     from gitcorrex.plan.validate import ValidationOutcome
     from gitcorrex.session.start import StepStart
 
-_RESULT = ConfigDict(frozen=True, extra="forbid")
 
-
-class StepStarted(BaseModel):
+class StepStarted(Record):
     """`git correx step start --json`: the admitted transition and the events it recorded."""
-
-    model_config = _RESULT
 
     session: str
     step: str
@@ -37,10 +32,8 @@ class StepStarted(BaseModel):
                    revision=started.events[-1].seq, events=list(started.events))
 
 
-class GateRun(BaseModel):
+class GateRun(Record):
     """One gate that ran: passed or not, its one-line summary, its recorded event."""
-
-    model_config = _RESULT
 
     gate: str
     passed: bool
@@ -48,11 +41,9 @@ class GateRun(BaseModel):
     event: RecordedEvent | None
 
 
-class GateResult(BaseModel):
+class GateResult(Record):
     """`git correx gate --json`: every gate that ran in order; `feedback` is the failing
     gate's output, verbatim (decoded, undecodable bytes replaced)."""
-
-    model_config = _RESULT
 
     stage: str
     state_key: str

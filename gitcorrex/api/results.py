@@ -7,22 +7,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.record import Record
 
 if TYPE_CHECKING:
     from gitcorrex.git.state import WorkspaceState
     from gitcorrex.review.show import ShowResult as ShownTree
     from gitcorrex.verify.outcome import VerifyOutcome
 
-_RESULT = ConfigDict(frozen=True, extra="forbid")
 
-
-class StateResult(BaseModel):
+class StateResult(Record):
     """`git correx state --json`: the state key, HEAD's tree, and whether they differ."""
-
-    model_config = _RESULT
 
     state_key: str
     head_tree: str | None
@@ -33,11 +28,9 @@ class StateResult(BaseModel):
         return cls(state_key=state.state_key, head_tree=state.head_tree, dirty=state.dirty)
 
 
-class VerifyResult(BaseModel):
+class VerifyResult(Record):
     """`git correx verify --json`: the verdict (None: nothing to verify), the observation
     recorded, and `exit_code` as the command exits (0 pass, 1 fail, 3 unavailable)."""
-
-    model_config = _RESULT
 
     result: str | None
     expectation: str
@@ -54,11 +47,9 @@ class VerifyResult(BaseModel):
                    setup_event=outcome.setup_event)
 
 
-class ShowResult(BaseModel):
+class ShowResult(Record):
     """`git correx show --json`: every event on the tree, newest first; no events means
     unverified (never passed). `problems`: ledger lines that could not be read."""
-
-    model_config = _RESULT
 
     tree: str
     source: str

@@ -16,7 +16,7 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import resolve_tree
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 TEST_RESULT = "https://in-toto.io/attestation/test-result/v0.1"
@@ -37,7 +37,7 @@ def attest_tree(repo: Repository, *, rev: str) -> Attestations:
     """One Statement per verification recorded on REV's tree."""
     tree = resolve_tree(repo, rev)
     read = ledger.read_subject(repo, tree)
-    observed = sorted((e for e in read.events if e.kind == VERIFICATION_KIND),
+    observed = sorted((e for e in read.events if e.kind == VerificationFields.KIND),
                       key=lambda event: (event.at, event.id))
     return Attestations(rev, tree, [statement(rev, tree, event) for event in observed])
 

@@ -59,7 +59,7 @@ def _run(name: str, args: list[str]) -> int:
     check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None)
     if not check.blocked:
         return ExitCode.OK
-    from gitcorrex.hooks.record import record_commit_block
+    from gitcorrex.hooks.block_record import record_commit_block
     from gitcorrex.ledger.provenance import current_provenance
 
     event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
@@ -74,7 +74,7 @@ def _pre_push(repo: Repository, args: list[str]) -> int:
     result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()))
     if not result.blocked:
         return ExitCode.OK
-    from gitcorrex.hooks.record import record_push_block
+    from gitcorrex.hooks.block_record import record_push_block
     from gitcorrex.ledger.provenance import current_provenance
 
     provenance = current_provenance(repo)

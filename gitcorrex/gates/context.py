@@ -21,6 +21,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree, read_blob_at
 from gitcorrex.model.events import Provenance, RecordedEvent, git_blob_oid
 from gitcorrex.model.profile import Profile, StagePolicy
+from gitcorrex.model.record import EventPayload
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile, parse_profile
 from gitcorrex.profiles.stage import selected_stage
 from gitcorrex.replay.active_step import active_step
@@ -85,9 +86,8 @@ class Gates:
     clock: Callable[[], datetime]
     provenance: Provenance
 
-    def record(self, kind: str, fields: dict[str, object],
-               anchors: Mapping[str, str]) -> RecordedEvent:
-        draft = ledger.EventDraft(kind=kind, subjects=(self.state_key,), fields=fields,
+    def record(self, fields: EventPayload, anchors: Mapping[str, str]) -> RecordedEvent:
+        draft = ledger.EventDraft(fields, subjects=(self.state_key,),
                                   session=self.session, stage=self.context.stage,
                                   state_key=self.state_key, anchors=dict(anchors))
         return ledger.append_events(self.repo, in_session([draft]), now=self.clock(),

@@ -14,7 +14,7 @@ from gitcorrex.gates.outcome import GateResult
 from gitcorrex.gates.static_analysis import run_static, static_commands, static_feedback
 from gitcorrex.gates.static_reuse import find_clean_static
 from gitcorrex.git.state import StateProbe
-from gitcorrex.model.gates import STATIC_KIND, StaticAnalysisCompleted
+from gitcorrex.model.gates import StaticAnalysisCompleted
 
 if TYPE_CHECKING:
     from gitcorrex.gates.context import Gates
@@ -37,7 +37,7 @@ def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | No
     if probe is None:
         fields = StaticAnalysisCompleted(commands=[], clean=True, skipped=NO_WORKSPACE,
                                          state_after=None, profile=context.profile_oid)
-        event = gates.record(STATIC_KIND, fields.model_dump(mode="json"), {})
+        event = gates.record(fields, {})
         return GateResult("static_analysis", True, "no work tree: nothing run", event), None
     commands = static_commands(context.profile, list(context.policy.static_analysis))
     cited = find_clean_static(gates.repo, gates.state_key, context.profile_oid,
@@ -54,7 +54,7 @@ def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | No
     anchors = dict(run.anchors)
     if after != gates.state_key:
         anchors[after] = "tree"
-    event = gates.record(STATIC_KIND, fields.model_dump(mode="json"), anchors)
+    event = gates.record(fields, anchors)
     dirty = len(run.failing_output)
     summary = f"{len(commands)} command(s), {dirty} not clean"
     if after != gates.state_key:

@@ -12,14 +12,15 @@ from __future__ import annotations
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.gates import STATIC_KIND
+from gitcorrex.model.gates import StaticAnalysisCompleted
 
 
 def find_clean_static(repo: Repository, state_key: str, profile: str,
                       argvs: list[list[str]]) -> RecordedEvent | None:
     """The latest clean run of exactly `argvs` on `state_key` under `profile`; None if none."""
     events = ledger.read_subject(repo, state_key).events
-    found = [e for e in events if e.kind == STATIC_KIND and e.state_key == state_key
+    found = [e for e in events
+             if e.kind == StaticAnalysisCompleted.KIND and e.state_key == state_key
              and _is_clean_run(e, profile, argvs, state_key)]
     return max(found, key=lambda e: (e.at, e.id), default=None)
 

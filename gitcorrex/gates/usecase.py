@@ -35,7 +35,6 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.trees import head_tree
 from gitcorrex.model.events import Provenance
-from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ def _run(gates: Gates, request: GateRequest, env: Mapping[str, str],
 def _produces(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, bytes | None]:
     checked = check_produces(list(gates.context.policy.produces), artifacts)
     anchors = {r.blob: "blob" for r in checked.artifacts if r.blob}
-    event = gates.record(ARTIFACTS_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     names = ", ".join(r.name for r in checked.artifacts) or "none"
     if checked.passed:
         return GateResult("produces", True, f"artifacts supplied: {names}", event), None
@@ -122,7 +121,7 @@ def _grounding(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult
               if (name in produces or not produces) and a.usable}
     checked = ground_artifacts(gates.repo, gates.state_key, judged)
     anchors = {blob: "blob" for blob in checked.artifacts.values()}
-    event = gates.record(BRIEF_GROUNDING_KIND, checked.model_dump(mode="json"), anchors)
+    event = gates.record(checked, anchors)
     total = len(checked.references) + checked.references_omitted
     summary = f"{total} file reference(s), {checked.missing} missing"
     if checked.passed:
@@ -141,7 +140,7 @@ def _echo(gates: Gates, artifacts: dict[str, Artifact]) -> tuple[GateResult, byt
         return GateResult("echo", True, summary), None
     fields = echo_fields(diff, brief, restatement, str(threshold))
     anchors = {fields.brief: "blob", fields.restatement: "blob"}
-    event = gates.record(ECHO_KIND, fields.model_dump(mode="json"), anchors)
+    event = gates.record(fields, anchors)
     return GateResult("echo", False, summary, event), echo_feedback(fields).encode()
 
 

@@ -14,8 +14,8 @@ from gitcorrex.git.hookdirs import list_worktrees
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
-from gitcorrex.hooks.layout import COMMIT_HOOKS
 from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
+from gitcorrex.hooks.script_templates import COMMIT_HOOKS
 from gitcorrex.hooks.status import HookFile, HooksStatus, hooks_status
 
 INSTALL = "git correx hooks install"

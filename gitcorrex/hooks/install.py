@@ -16,7 +16,8 @@ from pathlib import Path
 
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.repository import Repository
-from gitcorrex.hooks.layout import (
+from gitcorrex.hooks.location import locate_hooks, writable_location
+from gitcorrex.hooks.script_templates import (
     ALL_HOOKS,
     COMMIT_HOOKS,
     PUSH_HOOK,
@@ -24,7 +25,6 @@ from gitcorrex.hooks.layout import (
     read_script,
     render_script,
 )
-from gitcorrex.hooks.location import locate_hooks, writable_location
 
 SCRIPT_MODE = 0o755
 

@@ -19,7 +19,8 @@ PROBE = ("import sys\n"
          "if sys.path and sys.path[0] == '':\n"
          "    del sys.path[0]\n"
          "import gitcorrex\n"
-         "import gitcorrex.cli.hook_run, gitcorrex.hooks.commit_check, gitcorrex.hooks.record\n"
+         "import gitcorrex.cli.hook_run, gitcorrex.hooks.commit_check\n"
+         "import gitcorrex.hooks.block_record\n"
          "print(gitcorrex.__version__)\n"
          "print(gitcorrex.__file__)\n")
 TIMEOUT_SECONDS = 60

@@ -16,7 +16,7 @@ from gitcorrex.errors import ConfigError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.hookdirs import hooks_dir
 from gitcorrex.git.repository import Repository
-from gitcorrex.hooks.layout import COMMIT_HOOKS
+from gitcorrex.hooks.script_templates import COMMIT_HOOKS
 
 HOOKS_PATH_CONFIG = "core.hooksPath"
 

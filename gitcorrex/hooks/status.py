@@ -10,8 +10,8 @@ from pathlib import Path
 from gitcorrex.git.config import config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
-from gitcorrex.hooks.layout import ALL_HOOKS, HOOK_VERSION, read_script
 from gitcorrex.hooks.location import locate_hooks
+from gitcorrex.hooks.script_templates import ALL_HOOKS, HOOK_VERSION, read_script
 
 
 @dataclass(frozen=True)

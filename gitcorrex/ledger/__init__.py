@@ -22,8 +22,8 @@ from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.repository import Repository
 from gitcorrex.ledger.session_folds import store_session_folds
 from gitcorrex.model.canonical import format_instant
+from gitcorrex.model.event_kinds import KNOWN_KINDS
 from gitcorrex.model.events import (
-    KNOWN_KINDS,
     SCHEMA_VERSION,
     Provenance,
     RecordedEvent,
@@ -39,6 +39,7 @@ from gitcorrex.model.note_lines import (
     printable,
     scan_notes,
 )
+from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_object import check_session_id as check_light_session_id
 
 __all__ = [
@@ -60,20 +61,24 @@ _HEX = frozenset("0123456789abcdef")
 
 @dataclass(frozen=True)
 class EventDraft:
-    """A fact to record: the kind, what it is about, and its kind-specific JSON fields.
+    """A fact to record: its typed payload (which names the kind), what it is about, and
+    the envelope's session, stage, step and state key.
 
     `anchors` names extra objects (oid → "tree"/"blob", e.g. a command-output blob) the
     ledger must keep alive; every subject is anchored anyway.
     """
 
-    kind: str
+    payload: EventPayload
     subjects: tuple[str, ...]
-    fields: Mapping[str, Any]
     session: str | None = None
     stage: str | None = None
     step: str | None = None
     state_key: str | None = None
     anchors: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.payload.KIND
 
 
 @dataclass(frozen=True)
@@ -232,7 +237,7 @@ def _plan(
             "state_key": draft.state_key,
             **stamp,
         }
-        line = event_line(draft.fields, envelope)
+        line = event_line(draft.payload.line_fields(), envelope)
         for subject in subjects:
             appends.setdefault(subject, {})[line] = None
         events.append(RecordedEvent.model_validate_json(line))
@@ -243,7 +248,8 @@ def _plan(
 def _subjects(repo: Repository, draft: EventDraft, anchors: dict[str, AnchorKind]) -> list[str]:
     """The draft's subjects plus its session object, every one of them anchored."""
     if draft.kind not in KNOWN_KINDS:
-        raise ValueError(f"unknown event kind {draft.kind!r}: add it to KNOWN_KINDS first")
+        raise ValueError(f"unknown event kind {draft.kind!r}: add its payload class to "
+                         "model/event_kinds.PAYLOAD_TYPES first")
     subjects = list(dict.fromkeys(draft.subjects))
     if draft.session is not None:
         check_session_id(draft.session)

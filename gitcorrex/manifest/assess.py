@@ -17,19 +17,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from gitcorrex import ledger
 from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
+from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondition_signals
-from gitcorrex.manifest.record import record_assessment
 from gitcorrex.manifest.trusted import manifest_at
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
 from gitcorrex.model.events import Provenance
+from gitcorrex.model.record import Record
 from gitcorrex.model.repo_paths import path_problem, printable_path
 from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 from gitcorrex.profiles.stage import selected_stage
@@ -60,10 +61,8 @@ class AssessRequest:
     agent: AgentCall | None = None
 
 
-class AssessedPath(BaseModel):
+class AssessedPath(Record):
     """One path's verdict. Paths are printable (control and undecodable bytes escaped)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     given: str
     path: str
@@ -73,11 +72,9 @@ class AssessedPath(BaseModel):
     fix: str
 
 
-class AssessOutcome(BaseModel):
+class AssessOutcome(Record):
     """The whole decision; `event` is the recorded event's id, None when nothing was;
     `preconditions` the early precondition signals this block completed."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     action: str
     verdict: Verdict
@@ -86,7 +83,7 @@ class AssessOutcome(BaseModel):
     manifest: list[str]
     paths: list[AssessedPath]
     event: str | None
-    preconditions: list[PreconditionSignal] = []
+    preconditions: list[PreconditionSignal] = Field(default_factory=list)
 
     @property
     def blocked(self) -> list[AssessedPath]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import pathspec
-from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.errors import ConfigError, UsageError
 from gitcorrex.git.changes import tree_changes
@@ -20,13 +19,12 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree
 from gitcorrex.manifest.pattern_rules import pattern_findings
 from gitcorrex.model.profile_values import show
+from gitcorrex.model.record import Record
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile, parse_toml, read_profile_bytes
 
 
-class Finding(BaseModel):
+class Finding(Record):
     """One problem: where (`stages.x.writes[2]`), how bad, what, and the fix."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     severity: Literal["error", "warning"]
     code: str
@@ -38,10 +36,8 @@ class Finding(BaseModel):
     hint: str
 
 
-class LintReport(BaseModel):
+class LintReport(Record):
     """Every finding, in file order; `stages` are the stages that were linted."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     profile: str
     stages: list[str]

@@ -17,19 +17,20 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.build_manifests import named_paths
-from gitcorrex.model.assessment import ASSESSMENT_KIND, Rule
+from gitcorrex.model.assessment import (
+    AssessmentFields,
+    Rule,
+)
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.preconditions import (
-    PRECONDITION_FAILED_KIND,
     PreconditionFailed,
     PreconditionSource,
 )
 from gitcorrex.model.profile import Profile
+from gitcorrex.model.record import Record
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile
 from gitcorrex.replay.active_step import active_step
 
@@ -38,10 +39,8 @@ MAX_BLOCKS = 100
 Source = tuple[PreconditionSource, str]
 
 
-class PreconditionSignal(BaseModel):
+class PreconditionSignal(Record):
     """A recorded `workspace_precondition_failed`, as `assess` reports it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
     attempts: int
@@ -76,8 +75,7 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
             fields = PreconditionFailed(path=path, source=source[0], named_by=source[1],
                                         attempts=len(blocks), blocks=blocks[-MAX_BLOCKS:])
             found.append(ledger.EventDraft(
-                kind=PRECONDITION_FAILED_KIND, subjects=(tree,),
-                fields=fields.model_dump(mode="json"), session=block.session, stage=stage,
+                fields, subjects=(tree,), session=block.session, stage=stage,
                 step=active_step(block.session, scope) if block.session else None, state_key=tree))
         return found
 
@@ -89,7 +87,7 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
 
 def blocked_paths(event: RecordedEvent) -> list[str]:
     """The paths an `assess read` event blocked with REFERENCE_EXISTS, in order."""
-    if event.kind != ASSESSMENT_KIND or event.field("origin") != "assess" or \
+    if event.kind != AssessmentFields.KIND or event.field("origin") != "assess" or \
             event.field("action") != "read":
         return []
     paths = event.field("paths")
@@ -117,7 +115,7 @@ def _scope(view: ledger.LedgerView, session: str | None, tree: str) -> list[Reco
 
 
 def _signalled(scope: list[RecordedEvent], path: str) -> bool:
-    return any(e.kind == PRECONDITION_FAILED_KIND and e.field("path") == path for e in scope)
+    return any(e.kind == PreconditionFailed.KIND and e.field("path") == path for e in scope)
 
 
 def _work_tree_profile(repo: Repository) -> Profile | None:

@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from gitcorrex.git.repository import Repository
+from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.check import Violation
 from gitcorrex.manifest.range_report import RangeReport
-from gitcorrex.manifest.record import record_assessment
 from gitcorrex.model.assessment import PathVerdict, Rule
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.repo_paths import printable_path

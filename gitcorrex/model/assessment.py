@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
-
-ASSESSMENT_KIND = "tool_call_assessed"
+from gitcorrex.model.record import EventPayload, Record
 
 
 class Verdict(str, Enum):
@@ -28,10 +26,8 @@ class Rule(str, Enum):
     REFERENCE_EXISTS = "REFERENCE_EXISTS"
 
 
-class PathVerdict(BaseModel):
+class PathVerdict(Record):
     """One path: what was attempted on it and what was decided."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
     change: str
@@ -39,12 +35,10 @@ class PathVerdict(BaseModel):
     detail: str
 
 
-class AgentCall(BaseModel):
+class AgentCall(Record):
     """The agent hook call an assessment judged. `conversation` is the agent's own session
     id (Claude Code's `session_id`, Cursor's `conversation_id`): recorded for the reader,
     never a correx session."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     hook_event: str
@@ -52,11 +46,12 @@ class AgentCall(BaseModel):
     conversation: str | None
 
 
-class AssessmentFields(BaseModel):
+class AssessmentFields(EventPayload):
     """`origin`: pre-commit, pre-merge-commit, pre-push, assess, check, or post-tool (the
     workspace after an agent's shell call). `agent` is set for an agent hook's call only."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    KIND = "tool_call_assessed"
+    OMIT_WHEN_NONE = frozenset({"agent"})
 
     origin: str
     action: str

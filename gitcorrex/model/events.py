@@ -11,6 +11,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_object import SESSION_ID_PATTERN
 from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
 from gitcorrex.model.session_object import session_object_bytes as session_object_bytes
@@ -21,37 +22,8 @@ SCHEMA_VERSION = 1
 Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")]
 SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
 
-KNOWN_KINDS = frozenset({
-    "workspace_verification_observed",
-    "workspace_setup_observed",
-    "static_analysis_completed",
-    "stage_artifacts_checked",
-    "plan_grounding_evaluated",
-    "plan_validated",
-    "plan_authorized",
-    "plan_risk_audited",
-    "plan_routed",
-    "plan_locked",
-    "brief_grounding_checked",
-    "brief_echo_mismatch",
-    "tool_call_assessed",
-    "workspace_precondition_failed",
-    "precondition_clarified",
-    "session_started",
-    "step_started",
-    "step_verified",
-    "step_failed",
-    "transition_admitted",
-    "session_paused",
-    "session_resumed",
-    "session_completed",
-})
-
-
-class Actor(BaseModel):
+class Actor(Record):
     """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str | None
     email: str | None
@@ -59,20 +31,16 @@ class Actor(BaseModel):
     runtime: str
 
 
-class ToolVersions(BaseModel):
+class ToolVersions(Record):
     """Which software recorded a fact, so a reader can weigh old evidence."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     correx: str
     git: str
     libgit2: str
 
 
-class Provenance(BaseModel):
+class Provenance(Record):
     """Actor and tool together: fixed for one process, passed into every append."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     actor: Actor
     tool: ToolVersions

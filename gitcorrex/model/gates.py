@@ -10,17 +10,11 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verification import OutputEvidence, StopReason
-
-ARTIFACTS_KIND = "stage_artifacts_checked"
-BRIEF_GROUNDING_KIND = "brief_grounding_checked"
-ECHO_KIND = "brief_echo_mismatch"
-STATIC_KIND = "static_analysis_completed"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
 
 
 class ArtifactStatus(str, Enum):
@@ -32,10 +26,8 @@ class ArtifactStatus(str, Enum):
     BAD_SHAPE = "bad_shape"
 
 
-class ArtifactRecord(BaseModel):
+class ArtifactRecord(Record):
     """One artifact as the gate saw it; `blob` holds its exact bytes (None when unread)."""
-
-    model_config = _RECORD
 
     name: str
     declared: bool
@@ -45,10 +37,10 @@ class ArtifactRecord(BaseModel):
     detail: str
 
 
-class ArtifactsChecked(BaseModel):
+class ArtifactsChecked(EventPayload):
     """`stage_artifacts_checked`: the stage's `produces` against what was supplied."""
 
-    model_config = _RECORD
+    KIND = "stage_artifacts_checked"
 
     produces: list[str]
     artifacts: list[ArtifactRecord]
@@ -63,10 +55,8 @@ class ReferenceStatus(str, Enum):
     UNKNOWN = "unknown"
 
 
-class GroundingReference(BaseModel):
+class GroundingReference(Record):
     """One file reference: the path, where in which artifact it was written, its status."""
-
-    model_config = _RECORD
 
     path: str = Field(max_length=4096)
     artifact: str
@@ -74,10 +64,10 @@ class GroundingReference(BaseModel):
     status: ReferenceStatus
 
 
-class BriefGroundingChecked(BaseModel):
+class BriefGroundingChecked(EventPayload):
     """`brief_grounding_checked`: every reference of the judged artifacts and its status."""
 
-    model_config = _RECORD
+    KIND = "brief_grounding_checked"
 
     artifacts: dict[str, Oid]
     references: list[GroundingReference]
@@ -86,11 +76,9 @@ class BriefGroundingChecked(BaseModel):
     passed: bool
 
 
-class Coverage(BaseModel):
+class Coverage(Record):
     """The best token-set Jaccard of one requirement, as an exact fraction shared/union;
     `best` is the index of the restated requirement that achieves it (None: none did)."""
-
-    model_config = _RECORD
 
     index: int
     requirement: str = Field(max_length=1024)
@@ -99,14 +87,14 @@ class Coverage(BaseModel):
     union: int
 
 
-class BriefEchoMismatch(BaseModel):
+class BriefEchoMismatch(EventPayload):
     """`brief_echo_mismatch`: requirements the restatement dropped, files it made up.
 
     `threshold` is the coverage a requirement needed, as written in the profile (text: no
     floats in the ledger); symbols are reported only, they never make a mismatch.
     """
 
-    model_config = _RECORD
+    KIND = "brief_echo_mismatch"
 
     brief: Oid
     restatement: Oid
@@ -118,10 +106,8 @@ class BriefEchoMismatch(BaseModel):
     symbols: list[str]
 
 
-class StaticFinding(BaseModel):
+class StaticFinding(Record):
     """One `path:line[:col]: message` line of a command's output."""
-
-    model_config = _RECORD
 
     path: str = Field(max_length=1024)
     line: int
@@ -129,11 +115,9 @@ class StaticFinding(BaseModel):
     message: str = Field(max_length=1024)
 
 
-class StaticCommandRecord(BaseModel):
+class StaticCommandRecord(Record):
     """One static-analysis command: a profile command's `name` (None for a command line
     written in the stage) and how it ended; clean = exit 0."""
-
-    model_config = _RECORD
 
     name: str | None
     argv: list[str]
@@ -146,14 +130,14 @@ class StaticCommandRecord(BaseModel):
     findings_omitted: int
 
 
-class StaticAnalysisCompleted(BaseModel):
+class StaticAnalysisCompleted(EventPayload):
     """`static_analysis_completed`: every command of the stage's `static_analysis`.
 
     `skipped` is "no_workspace" for a bare repository (nothing ran, nothing blocks);
     `state_after` differs from the envelope's state key when a command changed the work tree.
     """
 
-    model_config = _RECORD
+    KIND = "static_analysis_completed"
 
     commands: list[StaticCommandRecord]
     clean: bool

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.record import EventPayload, Record
 
-GROUNDING_KIND = "plan_grounding_evaluated"
 MAX_PATHS = 10
 MAX_CANDIDATES = 5
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
 
 
 class Check(str, Enum):
@@ -57,11 +55,9 @@ class Verdict(str, Enum):
     CLARIFICATION_REQUIRED = "clarification_required"
 
 
-class GroundingFinding(BaseModel):
+class GroundingFinding(Record):
     """One checked assumption. `paths`: where it was found (at most 10, sorted);
     `candidates`: what the architect may have meant (at most 5, best first)."""
-
-    model_config = _RECORD
 
     check: Check
     step: str | None
@@ -73,10 +69,10 @@ class GroundingFinding(BaseModel):
     detail: str | None = Field(default=None, max_length=1024)
 
 
-class GroundingFields(BaseModel):
+class GroundingFields(EventPayload):
     """`plan_grounding_evaluated` beyond the envelope (whose `state_key` is the tree)."""
 
-    model_config = _RECORD
+    KIND = "plan_grounding_evaluated"
 
     plan: Oid
     plan_id: str

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from pydantic import ConfigDict, ValidationError
 
 from gitcorrex.model.canonical import canonical_json, content_id
-from gitcorrex.model.events import KNOWN_KINDS, SCHEMA_VERSION, RecordedEvent
+from gitcorrex.model.event_kinds import KNOWN_KINDS
+from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.printable import printable as printable  # re-exported
 

@@ -15,7 +15,6 @@ from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     StringConstraints,
@@ -26,6 +25,7 @@ from pydantic_core import PydanticCustomError
 
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import git_blob_oid
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_claims import ClaimClass, Named
 
 PLAN_VERSION = 1
@@ -37,7 +37,7 @@ Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 Text = Annotated[str, StringConstraints(min_length=1)]
 Index = Annotated[int, Field(ge=0)]
 
-_STRICT = ConfigDict(frozen=True, extra="forbid", strict=True, populate_by_name=True)
+_STRICT = ConfigDict(strict=True, populate_by_name=True)
 
 
 class Risk(str, Enum):
@@ -47,7 +47,7 @@ class Risk(str, Enum):
     GUARDED = "guarded"
 
 
-class Evidence(BaseModel):
+class Evidence(Record):
     """One proof of an output: `{ check = i }` or `{ plan-risk-proof = "<failure mode>" }`."""
 
     model_config = _STRICT
@@ -64,7 +64,7 @@ class Evidence(BaseModel):
         return self
 
 
-class OutputEvidence(BaseModel):
+class OutputEvidence(Record):
     """Which evidence proves expected output number `output` of the same step."""
 
     model_config = _STRICT
@@ -73,7 +73,7 @@ class OutputEvidence(BaseModel):
     evidence: list[Evidence]
 
 
-class Dependency(BaseModel):
+class Dependency(Record):
     """A causal edge: this step needs outputs `requires` (indices) of step `step`."""
 
     model_config = _STRICT
@@ -82,7 +82,7 @@ class Dependency(BaseModel):
     requires: list[Index]
 
 
-class BlockerEdge(BaseModel):
+class BlockerEdge(Record):
     """A blocker claim that may pause this step terminally: the workflow author's declared
     edge (seed 004). `pause --claim` is admitted only when class, provider and fact match
     one; the claim's subject and expected value stay the claim's own."""
@@ -100,7 +100,7 @@ class BlockerEdge(BaseModel):
         return f"{self.claim_class.value} {self.provider}:{self.fact}"
 
 
-class PlanStep(BaseModel):
+class PlanStep(Record):
     """One increment. `verification_map` is None only when absent (legacy or incomplete);
     `blockers` is None when the step declares none (so older plans keep their identity)."""
 
@@ -119,7 +119,7 @@ class PlanStep(BaseModel):
     blockers: list[BlockerEdge] | None = None
 
 
-class ProofObligation(BaseModel):
+class ProofObligation(Record):
     """A failure mode the guarded plan's risk audit must prove absent for one step."""
 
     model_config = _STRICT
@@ -128,7 +128,7 @@ class ProofObligation(BaseModel):
     failure_mode: Text
 
 
-class RiskAudit(BaseModel):
+class RiskAudit(Record):
     """The guarded plan's proof obligations; empty for a low-risk plan."""
 
     model_config = _STRICT
@@ -136,7 +136,7 @@ class RiskAudit(BaseModel):
     proofs: list[ProofObligation] = Field(default_factory=list)
 
 
-class Plan(BaseModel):
+class Plan(Record):
     """The whole plan file. Version 0 is the legacy form without verification maps."""
 
     model_config = _STRICT

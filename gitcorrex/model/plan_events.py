@@ -9,20 +9,12 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.record import EventPayload, Record, SparsePayload
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_claims import Bounded, Named
-
-VALIDATED_KIND = "plan_validated"
-AUTHORIZED_KIND = "plan_authorized"
-AUDITED_KIND = "plan_risk_audited"
-ROUTED_KIND = "plan_routed"
-LOCKED_KIND = "plan_locked"
-SESSION_STARTED_KIND = "session_started"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
 
 
 class Decision(str, Enum):
@@ -44,10 +36,8 @@ class AuthorityKind(str, Enum):
     RISK_AUDIT = "risk_audit"
 
 
-class Finding(BaseModel):
+class Finding(Record):
     """One reason a plan may not run: a stable code, the step (or None) and the field."""
-
-    model_config = _RECORD
 
     code: str
     step: str | None
@@ -56,10 +46,8 @@ class Finding(BaseModel):
     hint: str
 
 
-class Authority(BaseModel):
+class Authority(Record):
     """The semantic authority a decision rests on; `event` is the authorization's id."""
-
-    model_config = _RECORD
 
     kind: AuthorityKind
     event: str | None = None
@@ -67,10 +55,10 @@ class Authority(BaseModel):
     email: str | None = None
 
 
-class PlanValidatedFields(BaseModel):
+class PlanValidatedFields(EventPayload):
     """`plan_validated`: the decision on one plan identity under one profile."""
 
-    model_config = _RECORD
+    KIND = "plan_validated"
 
     plan: Oid
     plan_id: str
@@ -84,10 +72,10 @@ class PlanValidatedFields(BaseModel):
     profile: Oid
 
 
-class PlanAuthorizedFields(BaseModel):
+class PlanAuthorizedFields(EventPayload):
     """`plan_authorized`: a git identity accepts the plan's semantic claims (low risk)."""
 
-    model_config = _RECORD
+    KIND = "plan_authorized"
 
     plan: Oid
     plan_id: str
@@ -95,23 +83,21 @@ class PlanAuthorizedFields(BaseModel):
     email: str | None
 
 
-class AuditedProof(BaseModel):
+class AuditedProof(Record):
     """One proof obligation of the plan (step, failure mode) the auditor assessed."""
-
-    model_config = _RECORD
 
     step: Named
     failure_mode: Named
 
 
-class PlanRiskAuditedFields(BaseModel):
+class PlanRiskAuditedFields(SparsePayload):
     """`plan_risk_audited`: a git identity audited a guarded plan's proof obligations.
 
     The plan file's `[[risk_audit.proofs]]` are the obligations; this event is the audit.
     It counts only when its identity is not one of the plan's authorizers.
     """
 
-    model_config = _RECORD
+    KIND = "plan_risk_audited"
 
     plan: Oid
     plan_id: str
@@ -121,7 +107,7 @@ class PlanRiskAuditedFields(BaseModel):
     note: Bounded | None = None
 
 
-class PlanRoutedFields(BaseModel):
+class PlanRoutedFields(EventPayload):
     """`plan_routed`: the corrective authority (a git identity) routes one step of a plan
     (the envelope's `step`).
 
@@ -129,7 +115,7 @@ class PlanRoutedFields(BaseModel):
     plan is not accepted again: a replacement plan is needed.
     """
 
-    model_config = _RECORD
+    KIND = "plan_routed"
 
     plan: Oid
     plan_id: str
@@ -139,7 +125,7 @@ class PlanRoutedFields(BaseModel):
     email: str | None
 
 
-class PlanLockedFields(BaseModel):
+class PlanLockedFields(EventPayload):
     """`plan_locked`: the plan and the validation and pass grounding (event ids) it rests on.
 
     The state key it was locked on is the envelope's `state_key`; the passing observation
@@ -151,7 +137,9 @@ class PlanLockedFields(BaseModel):
     parallel counter, and a changed or new step starts at 0.
     """
 
-    model_config = _RECORD
+    KIND = "plan_locked"
+    OMIT_WHEN_NONE = frozenset({"replaces", "steps", "kept", "baseline_observation",
+                                "baseline_unverified", "carried"})
 
     plan: Oid
     plan_id: str
@@ -165,10 +153,10 @@ class PlanLockedFields(BaseModel):
     carried: list[str] | None = None
 
 
-class SessionStartedFields(BaseModel):
+class SessionStartedFields(EventPayload):
     """`session_started`: the session executes exactly this plan identity."""
 
-    model_config = _RECORD
+    KIND = "session_started"
 
     plan: Oid
     plan_id: str

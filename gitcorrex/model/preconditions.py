@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-PRECONDITION_FAILED_KIND = "workspace_precondition_failed"
-PRECONDITION_CLARIFIED_KIND = "precondition_clarified"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid")
+from gitcorrex.model.record import EventPayload
 
 
 class PreconditionSource(str, Enum):
@@ -25,14 +22,14 @@ class PreconditionSource(str, Enum):
     BUILD_MANIFEST = "build_manifest"
 
 
-class PreconditionFailed(BaseModel):
+class PreconditionFailed(EventPayload):
     """`workspace_precondition_failed`: `path` was looked for `attempts` times and is absent.
 
     `named_by` is the profile command name or the manifest file that names the path;
     `blocks` are the ids of the `tool_call_assessed` events that found it missing.
     """
 
-    model_config = _RECORD
+    KIND = "workspace_precondition_failed"
 
     path: str = Field(min_length=1, max_length=4096)
     source: PreconditionSource
@@ -41,10 +38,10 @@ class PreconditionFailed(BaseModel):
     blocks: list[str]
 
 
-class PreconditionClarified(BaseModel):
+class PreconditionClarified(EventPayload):
     """`precondition_clarified`: an operator says the missing `path` is not a blocker."""
 
-    model_config = _RECORD
+    KIND = "precondition_clarified"
 
     path: str = Field(min_length=1, max_length=4096)
     reason: str = Field(min_length=1, max_length=1024)

@@ -36,6 +36,7 @@ from gitcorrex.model.profile_values import (
     parse_size,
     problem,
 )
+from gitcorrex.model.record import Record
 
 PROFILE_VERSION = 1
 
@@ -48,10 +49,10 @@ WritePattern = Annotated[str, BeforeValidator(check_write_pattern)]
 CommandLine = Annotated[str, BeforeValidator(check_run)]
 Threshold = Annotated[float, BeforeValidator(check_threshold)]
 
-_STRICT = ConfigDict(frozen=True, extra="forbid", strict=True)
+_STRICT = ConfigDict(strict=True)
 
 
-class CommandSpec(BaseModel):
+class CommandSpec(Record):
     """One operator command. A plain string in TOML is shorthand for `{ run = "..." }`."""
 
     model_config = _STRICT
@@ -66,7 +67,7 @@ class CommandSpec(BaseModel):
         return _expand(data, "run", str, 'a string like "make test" or a table { run = ... }')
 
 
-class ExpectationSpec(BaseModel):
+class ExpectationSpec(Record):
     """Commands that must all pass, in order. A TOML list is shorthand for `{ commands = [] }`."""
 
     model_config = _STRICT
@@ -81,7 +82,7 @@ class ExpectationSpec(BaseModel):
                        'a list like ["build", "test"] or a table { commands = [...] }')
 
 
-class Defaults(BaseModel):
+class Defaults(Record):
     """What applies when neither the caller nor a stage says otherwise."""
 
     model_config = _STRICT
@@ -94,7 +95,7 @@ class Defaults(BaseModel):
     verify_before_stop: bool = False
 
 
-class StagePolicy(BaseModel):
+class StagePolicy(Record):
     """What one orchestrator stage is held to: its build check, its writes, its retries,
     and the post-stage gates (`git correx gate`) its output must pass."""
 
@@ -122,7 +123,7 @@ class StagePolicy(BaseModel):
         return value
 
 
-class Profile(BaseModel):
+class Profile(Record):
     """The whole `.correx.toml`, validated including every cross-reference."""
 
     model_config = _STRICT

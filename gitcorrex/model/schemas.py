@@ -10,69 +10,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, create_model
 
-from gitcorrex.model.assessment import ASSESSMENT_KIND, AssessmentFields
+from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND
 from gitcorrex.model.events import Actor, ToolVersions
-from gitcorrex.model.gates import (
-    ARTIFACTS_KIND,
-    BRIEF_GROUNDING_KIND,
-    ECHO_KIND,
-    STATIC_KIND,
-    ArtifactsChecked,
-    BriefEchoMismatch,
-    BriefGroundingChecked,
-    StaticAnalysisCompleted,
-)
-from gitcorrex.model.grounding import GROUNDING_KIND, GroundingFields
-from gitcorrex.model.plan_events import (
-    AUDITED_KIND,
-    AUTHORIZED_KIND,
-    LOCKED_KIND,
-    ROUTED_KIND,
-    SESSION_STARTED_KIND,
-    VALIDATED_KIND,
-    PlanAuthorizedFields,
-    PlanLockedFields,
-    PlanRiskAuditedFields,
-    PlanRoutedFields,
-    PlanValidatedFields,
-    SessionStartedFields,
-)
-from gitcorrex.model.preconditions import (
-    PRECONDITION_CLARIFIED_KIND,
-    PRECONDITION_FAILED_KIND,
-    PreconditionClarified,
-    PreconditionFailed,
-)
-from gitcorrex.model.session_events import (
-    SESSION_COMPLETED_KIND,
-    SESSION_PAUSED_KIND,
-    SESSION_RESUMED_KIND,
-    STEP_FAILED_KIND,
-    STEP_STARTED_KIND,
-    STEP_VERIFIED_KIND,
-    TRANSITION_ADMITTED_KIND,
-    SessionCompletedFields,
-    SessionPausedFields,
-    SessionResumedFields,
-    StepFailedFields,
-    StepStartedFields,
-    StepVerifiedFields,
-    TransitionAdmittedFields,
-)
-from gitcorrex.model.verification import (
-    SETUP_KIND,
-    VERIFICATION_KIND,
-    SetupFields,
-    VerificationFields,
-)
+from gitcorrex.model.record import Record
 
 SCHEMA_BASE = "https://git-correx.invalid/schemas/"
 
 
-class Envelope(BaseModel):
+class Envelope(Record):
     """What every line carries (DESIGN §2), as written by schema version 1."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     v: int
     id: str
@@ -88,31 +34,7 @@ class Envelope(BaseModel):
     tool: ToolVersions
 
 
-KIND_FIELDS: dict[str, type[BaseModel]] = {
-    VERIFICATION_KIND: VerificationFields,
-    SETUP_KIND: SetupFields,
-    VALIDATED_KIND: PlanValidatedFields,
-    AUTHORIZED_KIND: PlanAuthorizedFields,
-    AUDITED_KIND: PlanRiskAuditedFields,
-    ROUTED_KIND: PlanRoutedFields,
-    LOCKED_KIND: PlanLockedFields,
-    SESSION_STARTED_KIND: SessionStartedFields,
-    GROUNDING_KIND: GroundingFields,
-    ASSESSMENT_KIND: AssessmentFields,
-    PRECONDITION_FAILED_KIND: PreconditionFailed,
-    PRECONDITION_CLARIFIED_KIND: PreconditionClarified,
-    STEP_STARTED_KIND: StepStartedFields,
-    STEP_VERIFIED_KIND: StepVerifiedFields,
-    STEP_FAILED_KIND: StepFailedFields,
-    TRANSITION_ADMITTED_KIND: TransitionAdmittedFields,
-    SESSION_PAUSED_KIND: SessionPausedFields,
-    SESSION_RESUMED_KIND: SessionResumedFields,
-    SESSION_COMPLETED_KIND: SessionCompletedFields,
-    ARTIFACTS_KIND: ArtifactsChecked,
-    BRIEF_GROUNDING_KIND: BriefGroundingChecked,
-    ECHO_KIND: BriefEchoMismatch,
-    STATIC_KIND: StaticAnalysisCompleted,
-}
+KIND_FIELDS: dict[str, type[BaseModel]] = dict(PAYLOAD_BY_KIND)
 
 
 def event_schema(kind: str) -> dict[str, Any]:

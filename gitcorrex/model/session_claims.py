@@ -14,7 +14,6 @@ from enum import Enum
 from typing import Annotated, Any
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     StrictBool,
@@ -24,12 +23,12 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from gitcorrex.model.record import Record
+
 MAX_TEXT = 1024
 Bounded = Annotated[str, StringConstraints(max_length=MAX_TEXT)]
 Named = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TEXT)]
 FactValue = StrictBool | StrictInt | Bounded | None
-
-_RECORD = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class ClaimClass(str, Enum):
@@ -49,11 +48,10 @@ class ClaimOutcome(str, Enum):
     REQUIRES_USER_AUTHORITY = "requires_user_authority"
 
 
-class BlockerClaim(BaseModel):
+class BlockerClaim(Record):
     """`{class, provider, subject, fact, expected}`; `max_age_s` bounds the evidence's age."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
-                              defer_build=True)
+    model_config = ConfigDict(populate_by_name=True)
 
     claim_class: ClaimClass = Field(alias="class")
     provider: Named
@@ -68,10 +66,8 @@ class BlockerClaim(BaseModel):
         return self
 
 
-class ProviderObservation(BaseModel):
+class ProviderObservation(Record):
     """What one provider saw, where it saw it (`source`: an event id) and when."""
-
-    model_config = _RECORD
 
     provider: Named
     version: Named
@@ -82,11 +78,9 @@ class ProviderObservation(BaseModel):
     source: Bounded | None
 
 
-class AdmissionReceipt(BaseModel):
+class AdmissionReceipt(Record):
     """The bounded proof a semantic terminal pause was admitted on (seed 004); `declared_by`
     is the plan step whose declared edge admitted it (None in receipts older than edges)."""
-
-    model_config = _RECORD
 
     claim_class: ClaimClass
     provider: Named

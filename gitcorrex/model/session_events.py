@@ -11,21 +11,12 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from pydantic import Field, StrictInt, field_validator, model_validator
 
 from gitcorrex.model.events import Oid
+from gitcorrex.model.record import EventPayload, Record, SparsePayload
 from gitcorrex.model.routes import Route, read_route
 from gitcorrex.model.session_claims import AdmissionReceipt, Bounded, Named
-
-STEP_STARTED_KIND = "step_started"
-STEP_VERIFIED_KIND = "step_verified"
-STEP_FAILED_KIND = "step_failed"
-TRANSITION_ADMITTED_KIND = "transition_admitted"
-SESSION_PAUSED_KIND = "session_paused"
-SESSION_RESUMED_KIND = "session_resumed"
-SESSION_COMPLETED_KIND = "session_completed"
-
-_RECORD = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Transition(str, Enum):
@@ -46,10 +37,10 @@ class PauseCause(str, Enum):
     ORCHESTRATION_SETTLEMENT = "orchestration_settlement"
 
 
-class TransitionAdmittedFields(BaseModel):
+class TransitionAdmittedFields(EventPayload):
     """`transition_admitted`: which transition, from which revision, on which state key."""
 
-    model_config = _RECORD
+    KIND = "transition_admitted"
 
     transition: Transition
     from_revision: StrictInt = Field(ge=0)
@@ -57,22 +48,23 @@ class TransitionAdmittedFields(BaseModel):
     checks: list[Named]
 
 
-class StepStartedFields(BaseModel):
+class StepStartedFields(EventPayload):
     """`step_started`: the writes the hooks enforce while the step (the envelope's `step`,
     of the envelope's `stage`) is active."""
 
-    model_config = _RECORD
+    KIND = "step_started"
 
     writes: list[Named]
     expectation_docs: bool
     baseline: Oid
 
 
-class StepVerifiedFields(BaseModel):
+class StepVerifiedFields(EventPayload):
     """`step_verified`: the envelope's step is canonical; `observation` is None for no build
     claim. `gates`: the stage's gate events the settlement passed on (run or reused)."""
 
-    model_config = _RECORD
+    KIND = "step_verified"
+    OMIT_WHEN_NONE = frozenset({"gates"})
 
     observation: str | None
     build_claim: bool
@@ -80,13 +72,14 @@ class StepVerifiedFields(BaseModel):
     gates: list[str] | None = None
 
 
-class StepFailedFields(BaseModel):
+class StepFailedFields(EventPayload):
     """`step_failed` (of the envelope's step): the failing part's output fed back verbatim
     (bounded tail + the full output's blob). `observation` is the failing part's event
     (write evidence, gate or observation); `part` names the part (`write_evidence`,
     `gate:<name>`, `checks`); a write-evidence failure adds its `rule` and `paths`."""
 
-    model_config = _RECORD
+    KIND = "step_failed"
+    OMIT_WHEN_NONE = frozenset({"part", "rule", "paths"})
 
     observation: str
     result: Named
@@ -106,10 +99,8 @@ class StepFailedFields(BaseModel):
         return read_route(value)  # `escalate` in ledgers written before the seed's names
 
 
-class Escalation(BaseModel):
+class Escalation(Record):
     """What the no-progress arbiter saw when it stopped a step."""
-
-    model_config = _RECORD
 
     step: Named
     attempts: StrictInt = Field(ge=1)
@@ -117,10 +108,10 @@ class Escalation(BaseModel):
     last_failure: str
 
 
-class SessionPausedFields(BaseModel):
+class SessionPausedFields(SparsePayload):
     """`session_paused`: the cause, and for its kind the receipt or the escalation."""
 
-    model_config = _RECORD
+    KIND = "session_paused"
 
     cause: PauseCause
     reason: Bounded
@@ -137,20 +128,20 @@ class SessionPausedFields(BaseModel):
         return self
 
 
-class SessionResumedFields(BaseModel):
+class SessionResumedFields(EventPayload):
     """`session_resumed`: which pause ends; `budget` is a raised max_attempts, recorded."""
 
-    model_config = _RECORD
+    KIND = "session_resumed"
 
     cause: PauseCause | None
     reason: Bounded
     budget: StrictInt | None = Field(default=None, ge=1)
 
 
-class SessionCompletedFields(BaseModel):
+class SessionCompletedFields(EventPayload):
     """`session_completed`: every step of the plan is verified; the final baseline."""
 
-    model_config = _RECORD
+    KIND = "session_completed"
 
     plan: Oid
     steps: list[Named]

@@ -10,9 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-_STATE = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+from gitcorrex.model.record import Record
 
 
 class StepStatus(str, Enum):
@@ -34,10 +32,8 @@ class SessionStatus(str, Enum):
     INVALID = "invalid"
 
 
-class StepState(BaseModel):
+class StepState(Record):
     """One step: its status, attempts so far, the budget in force and the last feedback."""
-
-    model_config = _STATE
 
     id: str
     status: StepStatus
@@ -49,14 +45,12 @@ class StepState(BaseModel):
     feedback: str | None
 
 
-class Baseline(BaseModel):
+class Baseline(Record):
     """The known-good state: the latest pass of the session (or the locked state before it).
 
     `source` is `observation`, `no_build_claim`, `lock` (verified by the lock's passing
     observation) or `lock_unverified` (locked with `--baseline-unverified`: `reason` says why).
     """
-
-    model_config = _STATE
 
     state_key: str
     source: str
@@ -68,10 +62,8 @@ class Baseline(BaseModel):
     reason: str | None = None
 
 
-class Pause(BaseModel):
+class Pause(Record):
     """Why the session stopped; `cause` is `unattributed` for a pause older than provenance."""
-
-    model_config = _STATE
 
     cause: str
     reason: str
@@ -81,10 +73,8 @@ class Pause(BaseModel):
     escalation: dict[str, Any] | None
 
 
-class OpenPrecondition(BaseModel):
+class OpenPrecondition(Record):
     """A build-critical path reported missing and not clarified since."""
-
-    model_config = _STATE
 
     path: str
     step: str | None
@@ -94,10 +84,8 @@ class OpenPrecondition(BaseModel):
     event: str
 
 
-class FoldProblem(BaseModel):
+class FoldProblem(Record):
     """A session event that could not be taken at face value; the session fails closed."""
-
-    model_config = _STATE
 
     event: str
     seq: int | None
@@ -105,10 +93,8 @@ class FoldProblem(BaseModel):
     reason: str
 
 
-class SessionState(BaseModel):
+class SessionState(Record):
     """Everything the session's events say, folded by `replay.session.fold_session`."""
-
-    model_config = _STATE
 
     session: str
     exists: bool

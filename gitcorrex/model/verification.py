@@ -9,12 +9,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex.model.events import Oid
-
-VERIFICATION_KIND = "workspace_verification_observed"
-SETUP_KIND = "workspace_setup_observed"
+from gitcorrex.model.record import EventPayload, Record
 
 
 class Result(str, Enum):
@@ -45,10 +41,8 @@ class StopReason(str, Enum):
     SKIPPED = "skipped"
 
 
-class OutputEvidence(BaseModel):
+class OutputEvidence(Record):
     """Size and digest of everything printed; a bounded tail; the kept output as a blob."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     size: int
     sha256: str
@@ -57,10 +51,8 @@ class OutputEvidence(BaseModel):
     truncated: bool
 
 
-class CommandRecord(BaseModel):
+class CommandRecord(Record):
     """One command of the expectation: what was asked and how it ended."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     argv: list[str]
@@ -72,10 +64,10 @@ class CommandRecord(BaseModel):
     output: OutputEvidence | None
 
 
-class VerificationFields(BaseModel):
+class VerificationFields(EventPayload):
     """`workspace_verification_observed` beyond the envelope (which carries state_key)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    KIND = "workspace_verification_observed"
 
     expectation: str
     result: Result
@@ -92,10 +84,10 @@ class VerificationFields(BaseModel):
     reused_from: str | None
 
 
-class SetupFields(BaseModel):
+class SetupFields(EventPayload):
     """`workspace_setup_observed`: a setup run is evidence of itself, never a pass."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    KIND = "workspace_setup_observed"
 
     expectation: str
     outcome: str

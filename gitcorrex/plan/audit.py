@@ -22,7 +22,6 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (
-    AUDITED_KIND,
     AuditedProof,
     Finding,
     PlanRiskAuditedFields,
@@ -79,8 +78,7 @@ def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str
         fields = PlanRiskAuditedFields(plan=context.identity, plan_id=plan.id,
                                        name=auditor.name, email=auditor.email, proofs=chosen,
                                        note=note)
-        return [ledger.EventDraft(kind=AUDITED_KIND, subjects=(context.subject,),
-                                  fields=fields.model_dump(mode="json", exclude_none=True))]
+        return [ledger.EventDraft(fields, subjects=(context.subject,))]
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return AuditOutcome(plan=context.identity, plan_id=plan.id, proofs=chosen,

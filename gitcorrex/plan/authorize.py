@@ -18,7 +18,6 @@ from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
-    AUTHORIZED_KIND,
     Decision,
     Finding,
     PlanAuthorizedFields,
@@ -71,8 +70,7 @@ def authorize_plan(repo: Repository, path: Path, *, now: datetime,
             return []
         fields = PlanAuthorizedFields(plan=context.identity, plan_id=plan.id, name=name,
                                       email=email)
-        return [ledger.EventDraft(kind=AUTHORIZED_KIND, subjects=(context.subject,),
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(context.subject,))]
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return AuthorizationOutcome(

@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (
-    AUDITED_KIND,
-    AUTHORIZED_KIND,
-    LOCKED_KIND,
-    ROUTED_KIND,
-    VALIDATED_KIND,
     Authority,
     AuthorityKind,
     Decision,
     Finding,
+    PlanAuthorizedFields,
+    PlanLockedFields,
+    PlanRiskAuditedFields,
+    PlanRoutedFields,
+    PlanValidatedFields,
 )
 from gitcorrex.plan.graph import step_where
 from gitcorrex.plan.risk_audit import outside_audit
@@ -63,11 +63,11 @@ class PlanDecision:
 def plan_history(events: Sequence[RecordedEvent], identity: str) -> PlanHistory:
     """The plan facts about `identity` among `events` (the plan blob's note)."""
     mine = sorted((e for e in events if e.field("plan") == identity), key=lambda e: (e.at, e.id))
-    return PlanHistory(authorizations=[e for e in mine if e.kind == AUTHORIZED_KIND],
-                       validations=[e for e in mine if e.kind == VALIDATED_KIND],
-                       locks=[e for e in mine if e.kind == LOCKED_KIND],
-                       audits=[e for e in mine if e.kind == AUDITED_KIND],
-                       routes=[e for e in mine if e.kind == ROUTED_KIND])
+    return PlanHistory(authorizations=[e for e in mine if e.kind == PlanAuthorizedFields.KIND],
+                       validations=[e for e in mine if e.kind == PlanValidatedFields.KIND],
+                       locks=[e for e in mine if e.kind == PlanLockedFields.KIND],
+                       audits=[e for e in mine if e.kind == PlanRiskAuditedFields.KIND],
+                       routes=[e for e in mine if e.kind == PlanRoutedFields.KIND])
 
 
 def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanDecision:

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex import ledger
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.plan_events import LOCKED_KIND, VALIDATED_KIND, Decision
+from gitcorrex.model.grounding import GroundingFields
+from gitcorrex.model.plan_events import (
+    Decision,
+    PlanLockedFields,
+    PlanValidatedFields,
+)
+from gitcorrex.model.record import Record
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.plan.context import PlanContext, latest
 
-GROUNDING_KIND = "plan_grounding_evaluated"
-VERIFICATION_KIND = "workspace_verification_observed"
 
-
-class Missing(BaseModel):
+class Missing(Record):
     """One precondition of the lock that does not hold, and what to do about it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     code: str
     message: str
@@ -63,7 +63,7 @@ def _baseline(view: ledger.LedgerView,
     """The first step starts on the lock state: a verification of it must have passed (the
     latest one on this state key decides)."""
     observed = [e for e in view.events_on(state_key)
-                if e.kind == VERIFICATION_KIND and e.state_key == state_key]
+                if e.kind == VerificationFields.KIND and e.state_key == state_key]
     last = latest(observed)
     unverified = ("or lock it knowingly: `git correx plan lock PLAN --baseline-unverified "
                   "--reason TEXT` (recorded)")
@@ -86,7 +86,7 @@ def _baseline(view: ledger.LedgerView,
 
 def _validation(context: PlanContext,
                 events: list[RecordedEvent]) -> tuple[RecordedEvent | None, Missing | None]:
-    last = latest([e for e in events if e.kind == VALIDATED_KIND])
+    last = latest([e for e in events if e.kind == PlanValidatedFields.KIND])
     if last is None:
         return None, Missing(code="validation_missing", message="the plan was never validated",
                              hint="run `git correx plan validate PLAN`")
@@ -105,7 +105,7 @@ def _validation(context: PlanContext,
 
 def _grounding(events: list[RecordedEvent],
                state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
-    groundings = [e for e in events if e.kind == GROUNDING_KIND]
+    groundings = [e for e in events if e.kind == GroundingFields.KIND]
     here = [e for e in groundings if e.state_key == state_key]
     hint = "run `git correx plan ground PLAN` on this workspace state"
     if not groundings:
@@ -132,7 +132,7 @@ def _session_problem(view: ledger.LedgerView, session: str) -> Missing | None:
     events = view.session_events(session)
     if not events:
         return None
-    locked = any(e.kind == LOCKED_KIND for e in events)
+    locked = any(e.kind == PlanLockedFields.KIND for e in events)
     what = "already has a locked plan" if locked else "already exists"
     return Missing(code="session_exists", message=f"session {session} {what}",
                    hint="omit --session to start a new session with a generated id")

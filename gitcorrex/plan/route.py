@@ -17,7 +17,7 @@ from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
-from gitcorrex.model.plan_events import ROUTED_KIND, PlanRoutedFields
+from gitcorrex.model.plan_events import PlanRoutedFields
 from gitcorrex.model.routes import Route
 from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.split import split_routes
@@ -58,8 +58,7 @@ def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: da
         fields = PlanRoutedFields(plan=context.identity, plan_id=plan.id,
                                   route=Route.SPLIT_REQUIRED, reason=reason, name=name,
                                   email=email)
-        return [ledger.EventDraft(kind=ROUTED_KIND, subjects=(context.subject,), step=step,
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(context.subject,), step=step)]
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return RouteOutcome(plan=context.identity, plan_id=plan.id, step=step,

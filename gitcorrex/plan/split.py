@@ -11,14 +11,17 @@ from collections.abc import Sequence
 
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan import Plan
-from gitcorrex.model.plan_events import ROUTED_KIND, Finding
+from gitcorrex.model.plan_events import (
+    Finding,
+    PlanRoutedFields,
+)
 from gitcorrex.model.routes import Route
 
 
 def split_routes(events: Sequence[RecordedEvent], identity: str,
                  step: str | None = None) -> list[RecordedEvent]:
     """`plan_routed` split-required events about plan `identity` (and `step`), oldest first."""
-    found = [e for e in events if e.kind == ROUTED_KIND and e.field("plan") == identity
+    found = [e for e in events if e.kind == PlanRoutedFields.KIND and e.field("plan") == identity
              and e.field("route") == Route.SPLIT_REQUIRED.value
              and (step is None or e.step == step)]
     return sorted(found, key=lambda e: (e.at, e.id))

@@ -16,7 +16,6 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
-    VALIDATED_KIND,
     Decision,
     Finding,
     PlanValidatedFields,
@@ -51,8 +50,7 @@ def validate_plan(repo: Repository, path: Path, *, now: datetime,
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         decided[:] = [judge(context, structural, view)]
-        return [ledger.EventDraft(kind=VALIDATED_KIND, subjects=(context.subject,),
-                                  fields=decided[0].model_dump(mode="json"))]
+        return [ledger.EventDraft(decided[0], subjects=(context.subject,))]
 
     [event] = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return ValidationOutcome(decided[0], event)

@@ -12,19 +12,16 @@ import hashlib
 import json
 import shlex
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex.errors import ConfigError
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.profile import Profile, StagePolicy
+from gitcorrex.model.record import Record
 
 _PROFILE = ".correx.toml"
 
 
-class ResolvedCommand(BaseModel):
+class ResolvedCommand(Record):
     """One profile command, ready to run: argv, effective timeout, prerequisites, identity."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     argv: list[str]
@@ -33,10 +30,8 @@ class ResolvedCommand(BaseModel):
     digest: str
 
 
-class Selection(BaseModel):
+class Selection(Record):
     """The expectation chosen for one verification, with its commands in run order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     expectation: str
     stage: str | None

@@ -14,25 +14,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.ignores import append_excludes, unignored_patterns
 from gitcorrex.git.repository import Repository
+from gitcorrex.model.record import Record
 from gitcorrex.profiles.detect import detect_project
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
 from gitcorrex.profiles.template import render_profile
 
 
-class InitResult(BaseModel):
+class InitResult(Record):
     """What `init` wrote and why; `detected` is None when the generic template was used.
 
     `gitignore` lists the ecosystem's build outputs, `unignored` those git would still add,
     `excluded` those written to `exclude_file` (with --exclude). `created` is False when an
     existing profile was kept (only with --exclude).
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
     created: bool

@@ -16,13 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from gitcorrex.model.plan_events import PlanLockedFields, SessionStartedFields
+from gitcorrex.model.preconditions import PreconditionClarified, PreconditionFailed
 from gitcorrex.model.session_events import (
-    SESSION_COMPLETED_KIND,
-    SESSION_PAUSED_KIND,
-    SESSION_RESUMED_KIND,
-    STEP_FAILED_KIND,
-    STEP_STARTED_KIND,
-    STEP_VERIFIED_KIND,
     PauseCause,
     SessionCompletedFields,
     SessionPausedFields,
@@ -41,15 +37,8 @@ from gitcorrex.model.session_state import (
     StepState,
     StepStatus,
 )
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.fold_input import FoldEvent
-
-# The kinds other modules own (model/plan_events, preconditions, verification), spelled here
-# so that folding does not build their models; tests/session/test_fold.py keeps them equal.
-SESSION_STARTED_KIND = "session_started"
-LOCKED_KIND = "plan_locked"
-PRECONDITION_FAILED_KIND = "workspace_precondition_failed"
-PRECONDITION_CLARIFIED_KIND = "precondition_clarified"
-VERIFICATION_KIND = "workspace_verification_observed"
 
 UNATTRIBUTED = "unattributed"
 MALFORMED = "malformed"
@@ -278,17 +267,17 @@ def _clarified(state: _Fold, event: FoldEvent) -> None:
 
 
 _HANDLERS: dict[str, Callable[[_Fold, FoldEvent], None]] = {
-    SESSION_STARTED_KIND: _started,
-    LOCKED_KIND: _locked,
-    VERIFICATION_KIND: _observed,
-    STEP_STARTED_KIND: _step_started,
-    STEP_VERIFIED_KIND: _step_verified,
-    STEP_FAILED_KIND: _step_failed,
-    SESSION_PAUSED_KIND: _paused,
-    SESSION_RESUMED_KIND: _resumed,
-    SESSION_COMPLETED_KIND: _completed,
-    PRECONDITION_FAILED_KIND: _precondition,
-    PRECONDITION_CLARIFIED_KIND: _clarified,
+    SessionStartedFields.KIND: _started,
+    PlanLockedFields.KIND: _locked,
+    VerificationFields.KIND: _observed,
+    StepStartedFields.KIND: _step_started,
+    StepVerifiedFields.KIND: _step_verified,
+    StepFailedFields.KIND: _step_failed,
+    SessionPausedFields.KIND: _paused,
+    SessionResumedFields.KIND: _resumed,
+    SessionCompletedFields.KIND: _completed,
+    PreconditionFailed.KIND: _precondition,
+    PreconditionClarified.KIND: _clarified,
 }
 
 FOLDED_KINDS = frozenset(_HANDLERS)

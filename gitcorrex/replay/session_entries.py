@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.fold_input import LineEvent
-from gitcorrex.replay.session import FOLDED_KINDS, VERIFICATION_KIND, fold_session
+from gitcorrex.replay.session import FOLDED_KINDS, fold_session
 
 _PASS = b'"result":"pass"'
 
@@ -36,6 +37,6 @@ def fold_entries(session: str, entries: list[LedgerEntry],
 
 
 def _folded(entry: LedgerEntry) -> bool:
-    if entry.kind == VERIFICATION_KIND:
+    if entry.kind == VerificationFields.KIND:
         return _PASS in entry.line
     return entry.kind in FOLDED_KINDS

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from gitcorrex.model.assessment import ASSESSMENT_KIND
+from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.routes import read_route
-from gitcorrex.model.verification import SETUP_KIND, VERIFICATION_KIND
+from gitcorrex.model.verification import (
+    SetupFields,
+    VerificationFields,
+)
 from gitcorrex.review.gate_lines import GATE_LINES
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
@@ -25,7 +28,7 @@ def describe_event(event: RecordedEvent) -> str:
 
 
 def _verdict(event: RecordedEvent) -> str:
-    if event.kind == VERIFICATION_KIND:
+    if event.kind == VerificationFields.KIND:
         result = str(event.field("result"))
         text = f"{MARKS.get(result, '?')} {result} {event.field('expectation')}"
         names = _command_names(event)
@@ -34,9 +37,9 @@ def _verdict(event: RecordedEvent) -> str:
         text += f" ({names})" if names else ""
         text += f" [{reason}]" if reason else ""
         return text + (f" reused {str(reused)[:12]}" if reused else "")
-    if event.kind == SETUP_KIND:
+    if event.kind == SetupFields.KIND:
         return f"setup {event.field('outcome')} for {event.field('expectation')}"
-    if event.kind == ASSESSMENT_KIND:
+    if event.kind == AssessmentFields.KIND:
         return _assessment(event)
     if event.kind in SESSION_DETAILS:
         return _session_event(event)

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.gates import ARTIFACTS_KIND, BRIEF_GROUNDING_KIND, ECHO_KIND, STATIC_KIND
-from gitcorrex.model.preconditions import PRECONDITION_FAILED_KIND
+from gitcorrex.model.gates import (
+    ArtifactsChecked,
+    BriefEchoMismatch,
+    BriefGroundingChecked,
+    StaticAnalysisCompleted,
+)
+from gitcorrex.model.preconditions import PreconditionFailed
 
 
 def _mark(ok: bool) -> str:
@@ -66,5 +71,6 @@ def _precondition(event: RecordedEvent) -> str:
 
 
 GATE_LINES: dict[str, Callable[[RecordedEvent], str]] = {
-    ARTIFACTS_KIND: _artifacts, BRIEF_GROUNDING_KIND: _grounding, ECHO_KIND: _echo,
-    STATIC_KIND: _static, PRECONDITION_FAILED_KIND: _precondition}
+    ArtifactsChecked.KIND: _artifacts, BriefGroundingChecked.KIND: _grounding,
+    BriefEchoMismatch.KIND: _echo,
+    StaticAnalysisCompleted.KIND: _static, PreconditionFailed.KIND: _precondition}

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 
 from gitcorrex.git.commit_log import LoggedCommit, list_commits
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.assessment import ASSESSMENT_KIND
+from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent, session_object_oid
+from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.note_lines import LedgerEntry, Problem
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_LINES
 from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
-
-GROUNDING_KIND = "plan_grounding_evaluated"
 
 
 @dataclass(frozen=True)
@@ -85,8 +84,8 @@ def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
 
     names = dict.fromkeys(entry.session for entry in newest if entry.session)
     found = [outcomes[name] for name in names if outcomes.get(name) is not None]
-    return CommitFacts(commit, tree_status(commit.tree, entries), of(VERIFICATION_KIND),
-                       of(ASSESSMENT_KIND), of(GROUNDING_KIND),
+    return CommitFacts(commit, tree_status(commit.tree, entries), of(VerificationFields.KIND),
+                       of(AssessmentFields.KIND), of(GroundingFields.KIND),
                        [entry.event() for entry in newest if entry.kind in GATE_LINES],
                        [outcome for outcome in found if outcome is not None])
 

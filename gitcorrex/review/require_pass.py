@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from gitcorrex.git.history import tree_of
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.note_lines import LedgerEntry
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.ledger_signers import Signer, event_signers
 from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
@@ -80,7 +80,7 @@ def required_pass(repo: Repository, *, commit: str, signed: bool) -> RequiredPas
     entries = found.on(tree)
     if not signed:
         return RequiredPass(tree_status(tree, entries))
-    mine = sorted((e for e in entries if e.kind == VERIFICATION_KIND),
+    mine = sorted((e for e in entries if e.kind == VerificationFields.KIND),
                   key=lambda entry: (entry.at, entry.id), reverse=True)
     signers = event_signers(repo, found.tip, tree, [entry.id for entry in mine])
     for entry in mine:

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
 from gitcorrex.review.log_lines import TreeStatus
 
 
 def latest_verification(entries: Sequence[LedgerEntry]) -> RecordedEvent | None:
     """The newest verification among `entries` (by time, then id); None when there is none."""
-    mine = [entry for entry in entries if entry.kind == VERIFICATION_KIND]
+    mine = [entry for entry in entries if entry.kind == VerificationFields.KIND]
     if not mine:
         return None
     return max(mine, key=lambda entry: (entry.at, entry.id)).event()

@@ -34,7 +34,7 @@ from gitcorrex.model.session_events import PauseCause, SessionPausedFields, Tran
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.session.context import existing_state, state_at
 from gitcorrex.session.edges import declaring_step, not_declared
-from gitcorrex.session.exact import exactly_equal, load_exact_json
+from gitcorrex.session.exact_equality import exactly_equal, load_exact_json
 from gitcorrex.session.pause import pause_draft, refuse_if_not_running
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.providers import BUILT_IN, ObserveContext, Provider

@@ -13,7 +13,7 @@ from datetime import datetime
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
-from gitcorrex.model.preconditions import PRECONDITION_CLARIFIED_KIND, PreconditionClarified
+from gitcorrex.model.preconditions import PreconditionClarified
 from gitcorrex.session.context import state_at
 from gitcorrex.session.transition import refuse, refuse_unless_sound
 
@@ -30,8 +30,7 @@ def clarify_precondition(repo: Repository, session: str, path: str, *, reason: s
             open_paths = ", ".join(p.path for p in state.preconditions) or "none"
             raise refuse(f"session {session} has no open precondition on {path!r}",
                          hint=f"open preconditions: {open_paths}")
-        return [ledger.EventDraft(kind=PRECONDITION_CLARIFIED_KIND, subjects=(),
-                                  session=session, step=state.active_step,
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(), session=session,
+                                  step=state.active_step)]
 
     return ledger.append_events(repo, drafts, now=now, provenance=provenance)[0]

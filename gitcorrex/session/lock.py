@@ -22,8 +22,6 @@ from gitcorrex.git.state import compute_state
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
-    LOCKED_KIND,
-    SESSION_STARTED_KIND,
     PlanLockedFields,
     SessionStartedFields,
 )
@@ -102,11 +100,8 @@ def _lock_drafts(context: PlanContext, session: str, state_key: str, found: Lock
                               baseline_unverified=bound_text(unverified) if unverified else None)
     subjects = (context.subject, state_key)
     return [
-        ledger.EventDraft(kind=SESSION_STARTED_KIND, subjects=subjects, session=session,
-                          state_key=state_key, fields=started.model_dump(mode="json")),
-        ledger.EventDraft(kind=LOCKED_KIND, subjects=subjects, session=session,
-                          state_key=state_key,
-                          fields=locked.model_dump(mode="json", exclude_none=True)),
+        ledger.EventDraft(started, subjects=subjects, session=session, state_key=state_key),
+        ledger.EventDraft(locked, subjects=subjects, session=session, state_key=state_key),
     ]
 
 

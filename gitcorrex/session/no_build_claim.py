@@ -18,7 +18,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import PlanStep
-from gitcorrex.model.session_events import STEP_VERIFIED_KIND, StepVerifiedFields
+from gitcorrex.model.session_events import StepVerifiedFields
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.context import read_state, state_at
@@ -43,7 +43,7 @@ def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, st
         current = state.step(step.id)
         fields = StepVerifiedFields(observation=None, build_claim=False,
                                     attempts=(current.attempts if current else 0) + 1)
-        done = step_draft(session, step, STEP_VERIFIED_KIND, state_key, fields.model_dump())
+        done = step_draft(session, step, state_key, fields)
         return [done, *completion_drafts(state, session, step, state_key)]
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)

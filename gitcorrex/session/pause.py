@@ -18,8 +18,6 @@ from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
-    SESSION_PAUSED_KIND,
-    SESSION_RESUMED_KIND,
     PauseCause,
     SessionPausedFields,
     SessionResumedFields,
@@ -69,9 +67,8 @@ def resume_session(repo: Repository, session: str, *, reason: str, budget: int |
         _check_resumable(pause, budget)
         cause = None if pause.cause == UNATTRIBUTED else PauseCause(pause.cause)
         fields = SessionResumedFields(cause=cause, reason=reason, budget=budget)
-        return [ledger.EventDraft(kind=SESSION_RESUMED_KIND, subjects=(), session=session,
-                                  step=state.active_step,
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(), session=session,
+                                  step=state.active_step)]
 
     return run_transition(repo, session, transition=Transition.RESUME,
                           expected=_expected(read, expect_revision), admit=admit, now=now,
@@ -108,9 +105,8 @@ def refuse_if_not_running(state: SessionState) -> None:
 
 
 def pause_draft(state: SessionState, fields: SessionPausedFields) -> ledger.EventDraft:
-    return ledger.EventDraft(kind=SESSION_PAUSED_KIND, subjects=(), session=state.session,
-                             step=state.active_step,
-                             fields=fields.model_dump(mode="json", exclude_none=True))
+    return ledger.EventDraft(fields, subjects=(), session=state.session,
+                             step=state.active_step)
 
 
 def _expected(read: SessionState, expect_revision: int | None) -> int:

@@ -16,7 +16,7 @@ from typing import Protocol
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.session_claims import BlockerClaim, ProviderObservation
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class VerificationProvider:
             return None
         events = ledger.LedgerView(context.repo, ledger.read_subject(
             context.repo, context.state_key).tip).session_events(context.session)
-        mine = [e for e in events if e.kind == VERIFICATION_KIND
+        mine = [e for e in events if e.kind == VerificationFields.KIND
                 and e.state_key == context.state_key]
         if not mine:
             return None

@@ -23,7 +23,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep
-from gitcorrex.model.plan_events import LOCKED_KIND, PlanLockedFields
+from gitcorrex.model.plan_events import PlanLockedFields
 from gitcorrex.model.session_events import PauseCause, Transition
 from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatus
 from gitcorrex.plan.context import PlanContext
@@ -56,9 +56,8 @@ def replan_session(repo: Repository, context: PlanContext, session: str, replace
                                   steps=[s.id for s in new.steps],
                                   kept=kept_steps(old, new, state),
                                   carried=carried_steps(old, new, state))
-        return [ledger.EventDraft(kind=LOCKED_KIND, subjects=(context.subject, state_key),
-                                  session=session, state_key=state_key,
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(context.subject, state_key),
+                                  session=session, state_key=state_key)]
 
     expected = read.revision if expect_revision is None else expect_revision
     events = run_transition(repo, session, transition=Transition.REPLAN, expected=expected,

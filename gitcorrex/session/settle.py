@@ -9,17 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
 from gitcorrex import ledger
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.record import EventPayload
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_events import (
-    SESSION_COMPLETED_KIND,
-    SESSION_PAUSED_KIND,
-    STEP_FAILED_KIND,
-    STEP_VERIFIED_KIND,
     Escalation,
     PauseCause,
     SessionCompletedFields,
@@ -72,7 +67,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
     if failure is None:
         verified = StepVerifiedFields(observation=settled.observation, build_claim=True,
                                       attempts=attempts, gates=settled.gates or None)
-        return [step_draft(active.session, step, STEP_VERIFIED_KIND, key, _dump(verified)),
+        return [step_draft(active.session, step, key, verified),
                 *completion_drafts(state, active.session, step, key)]
     escalate = attempts >= active.max_attempts
     failed = StepFailedFields(
@@ -81,7 +76,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
         attempts=attempts, max_attempts=active.max_attempts,
         route=Route.STOP_ESCALATE if escalate else active.route, part=failure.part,
         rule=failure.rule, paths=failure.paths)
-    drafts = [step_draft(active.session, step, STEP_FAILED_KIND, key, _dump(failed))]
+    drafts = [step_draft(active.session, step, key, failed)]
     if escalate:
         pause = SessionPausedFields(
             cause=PauseCause.CONTROLLER_LIMIT,
@@ -90,18 +85,8 @@ def settle_drafts(state: SessionState, active: ActiveStep,
             escalation=Escalation(step=step.id, attempts=attempts,
                                   max_attempts=active.max_attempts,
                                   last_failure=failure.event))
-        drafts.append(step_draft(active.session, step, SESSION_PAUSED_KIND, key,
-                                 pause.model_dump(mode="json", exclude_none=True)))
+        drafts.append(step_draft(active.session, step, key, pause))
     return drafts
-
-
-def _dump(fields: BaseModel) -> dict[str, object]:
-    """The fields as JSON, without the optional ones left unset (older lines stay equal)."""
-    unset = {name for name in _OPTIONAL if getattr(fields, name, 0) is None}
-    return fields.model_dump(mode="json", exclude=unset)
-
-
-_OPTIONAL = ("gates", "part", "rule", "paths")
 
 
 def completion_drafts(state: SessionState, session: str, step: PlanStep,
@@ -112,11 +97,11 @@ def completion_drafts(state: SessionState, session: str, step: PlanStep,
         return []
     done = SessionCompletedFields(plan=str(state.plan), steps=[s.id for s in state.steps],
                                   baseline=state_key)
-    return [step_draft(session, step, SESSION_COMPLETED_KIND, state_key, done.model_dump())]
+    return [step_draft(session, step, state_key, done)]
 
 
-def step_draft(session: str, step: PlanStep, kind: str, state_key: str,
-               fields: dict[str, object]) -> ledger.EventDraft:
+def step_draft(session: str, step: PlanStep, state_key: str,
+               fields: EventPayload) -> ledger.EventDraft:
     """A session event about `step` on `state_key`."""
-    return ledger.EventDraft(kind=kind, subjects=(), session=session, stage=step.stage,
-                             step=step.id, state_key=state_key, fields=fields)
+    return ledger.EventDraft(fields, subjects=(), session=session, stage=step.stage,
+                             step=step.id, state_key=state_key)

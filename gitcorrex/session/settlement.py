@@ -30,7 +30,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.profile import Profile
-from gitcorrex.model.session_events import STEP_STARTED_KIND
+from gitcorrex.model.session_events import StepStartedFields
 from gitcorrex.model.verification import Result
 from gitcorrex.profiles.selection import Selection
 from gitcorrex.replay.fold_input import LineEvent
@@ -113,7 +113,7 @@ def settle_step(s: Settlement, profile: Profile, stage: Selection,
 def _step_baseline(s: Settlement) -> str:
     """The state the active step started on (its `step_started`), where its writes begin."""
     entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
-    starts = sorted((e for e in entries if e.kind == STEP_STARTED_KIND
+    starts = sorted((e for e in entries if e.kind == StepStartedFields.KIND
                      and e.session == s.active.session), key=lambda e: e.seq or 0)
     for entry in reversed(starts):
         event = LineEvent.parse(entry.line)

@@ -20,7 +20,10 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
-from gitcorrex.model.session_events import STEP_STARTED_KIND, StepStartedFields, Transition
+from gitcorrex.model.session_events import (
+    StepStartedFields,
+    Transition,
+)
 from gitcorrex.model.session_state import OpenPrecondition, SessionState, SessionStatus, StepStatus
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.split import describe_split, split_routes
@@ -60,9 +63,8 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
         baseline = _admission(state, plan, step, state_key, missing)
         fields = StepStartedFields(writes=list(step.writes),
                                    expectation_docs=not selection.commands, baseline=baseline)
-        return [ledger.EventDraft(kind=STEP_STARTED_KIND, subjects=(), session=session,
-                                  stage=step.stage, step=step.id, state_key=state_key,
-                                  fields=fields.model_dump(mode="json"))]
+        return [ledger.EventDraft(fields, subjects=(), session=session, stage=step.stage,
+                                  step=step.id, state_key=state_key)]
 
     expected = read.revision if expect_revision is None else expect_revision
     events = run_transition(repo, session, transition=Transition.STEP_START, expected=expected,

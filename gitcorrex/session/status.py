@@ -5,41 +5,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from gitcorrex import ledger
 from gitcorrex.git.background import in_background
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
+from gitcorrex.model.plan_events import SessionStartedFields
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.replay.session import SESSION_STARTED_KIND
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.session.context import existing_state
 
 
-class WorkspaceView(BaseModel):
+class WorkspaceView(Record):
     """The current state key and whether the session's baseline is it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     state_key: str
     baseline_valid: bool
 
 
-class SessionReport(BaseModel):
+class SessionReport(Record):
     """`state` is exactly what `replay --session ID --json` prints as its `state`."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     state: SessionState
     workspace: WorkspaceView
 
 
-class SessionSummary(BaseModel):
+class SessionSummary(Record):
     """One line of `session list`: with a pause, its cause and reason, and for a semantic
     terminal pause the admission summary (seed 004: the list shows cause and admission)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     session: str
     plan_id: str | None
@@ -66,7 +59,7 @@ def session_status(repo: Repository, session: str) -> SessionReport:
 def list_sessions(repo: Repository) -> list[SessionSummary]:
     """Every session the ledger started, oldest first."""
     read = ledger.read_all(repo)
-    started = sorted((e for e in read.entries if e.kind == SESSION_STARTED_KIND
+    started = sorted((e for e in read.entries if e.kind == SessionStartedFields.KIND
                       and e.session is not None), key=lambda e: (e.at, e.id))
     summaries = []
     for entry in started:

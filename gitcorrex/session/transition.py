@@ -17,7 +17,6 @@ from gitcorrex.errors import RevisionConflictError, TransitionRefusedError
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
-    TRANSITION_ADMITTED_KIND,
     Transition,
     TransitionAdmittedFields,
 )
@@ -50,9 +49,8 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
             transition=transition, from_revision=state.revision,
             baseline=state.baseline.state_key if state.baseline else None,
             checks=[f"revision={state.revision}", f"ledger_tip={view.tip}"])
-        head = ledger.EventDraft(kind=TRANSITION_ADMITTED_KIND, subjects=(), session=session,
-                                 step=state.active_step,
-                                 fields=admitted.model_dump(mode="json"))
+        head = ledger.EventDraft(admitted, subjects=(), session=session,
+                                 step=state.active_step)
         return [head, *chosen]
 
     return ledger.append_events(repo, drafts, now=now, provenance=provenance)

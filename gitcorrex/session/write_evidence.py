@@ -16,7 +16,6 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
 from gitcorrex.model.assessment import (
-    ASSESSMENT_KIND,
     AssessmentFields,
     PathVerdict,
     Rule,
@@ -74,6 +73,5 @@ def evidence_draft(evidence: WriteEvidence, *, session: str,
         manifest_source=evidence.manifest.source, manifest=list(evidence.manifest.patterns),
         paths=verdicts[:MAX_PATHS], paths_omitted=max(0, len(verdicts) - MAX_PATHS),
         commit=None)
-    return ledger.EventDraft(kind=ASSESSMENT_KIND, subjects=(evidence.state_key,),
-                             fields=fields.model_dump(mode="json"), session=session,
+    return ledger.EventDraft(fields, subjects=(evidence.state_key,), session=session,
                              stage=step.stage, step=step.id, state_key=evidence.state_key)

@@ -11,9 +11,8 @@ from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
 from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import (
-    SETUP_KIND,
-    VERIFICATION_KIND,
     CommandRecord,
     Reason,
     Result,
@@ -49,9 +48,9 @@ class Observation:
         return ledger.append_events(self.repo, [draft], now=self.clock(),
                                     provenance=self.provenance)[0]
 
-    def draft(self, kind: str, state_key: str, fields: dict[str, object],
+    def draft(self, fields: EventPayload, state_key: str,
               anchors: dict[str, str]) -> ledger.EventDraft:
-        return ledger.EventDraft(kind=kind, subjects=(state_key,), fields=fields,
+        return ledger.EventDraft(fields, subjects=(state_key,),
                                  session=self.request_session, stage=self.selection.stage,
                                  step=self.step, state_key=state_key, anchors=anchors)
 
@@ -61,7 +60,7 @@ class Observation:
         fields = SetupFields(expectation=self.selection.expectation, command=record,
                              outcome="completed" if setup.passed else "failed",
                              profile=self.profile_oid)
-        return self.append(self.draft(SETUP_KIND, state_key, fields.model_dump(mode="json"),
+        return self.append(self.draft(fields, state_key,
                                       anchors))
 
     def evidence(self, command: ResolvedCommand,
@@ -104,7 +103,7 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         reused_from=None,
     )
     event = obs.append(
-        obs.draft(VERIFICATION_KIND, before, fields.model_dump(mode="json"), anchors)
+        obs.draft(fields, before, anchors)
     )
     summary = summarize(obs.repo, fields, before)
     return VerifyOutcome(
@@ -140,7 +139,7 @@ def record_reuse(
         changed_paths_omitted=omitted,
     )
     typed = VerificationFields.model_validate(fields)
-    event = obs.append(obs.draft(VERIFICATION_KIND, state_key, typed.model_dump(mode="json"),
+    event = obs.append(obs.draft(typed, state_key,
                                  {}))
     summary = f"pass (reused {original_of(cited)[:12]}): {obs.selection.expectation} " \
               f"on {state_key[:12]}"

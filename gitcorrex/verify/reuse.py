@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from gitcorrex.profiles.selection import ResolvedCommand
 
 
@@ -15,7 +15,7 @@ def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
     wanted = [command.digest for command in commands]
     candidates = [
         event for event in events
-        if event.kind == VERIFICATION_KIND and event.state_key == state_key
+        if event.kind == VerificationFields.KIND and event.state_key == state_key
         and event.field("result") == "pass" and _digests(event) == wanted
     ]
     return max(candidates, key=lambda event: (event.at, event.id), default=None)

@@ -7,7 +7,6 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.verification import (
-    VERIFICATION_KIND,
     CommandRecord,
     Reason,
     Result,
@@ -23,7 +22,7 @@ def baseline_tree(repo: Repository, session: str | None, head_tree: str | None) 
     if session is None:
         return head_tree
     events = ledger.read_subject(repo, session_object_oid(session)).events
-    passes = [event for event in events if event.kind == VERIFICATION_KIND
+    passes = [event for event in events if event.kind == VerificationFields.KIND
               and event.session == session and event.field("result") == "pass"]
     if not passes:
         return head_tree

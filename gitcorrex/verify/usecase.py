@@ -16,7 +16,7 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.git.state import StateProbe
-from gitcorrex.git.worktree import temporary_worktree
+from gitcorrex.git.temporary_worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
 from gitcorrex.profiles.load import load_profile

@@ -29,6 +29,7 @@ from gitcorrex.model.events import (
     session_object_oid,
 )
 from tests.conftest import REPO_ROOT, git, write
+from tests.ledger_facts import raw_draft
 
 KIND = "workspace_verification_observed"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -47,7 +48,7 @@ def head_tree(path: Path) -> str:
 
 
 def draft(tree: str, session: str | None = None, **fields: object) -> EventDraft:
-    return EventDraft(
+    return raw_draft(
         KIND, (tree,), {"result": "pass", **fields}, session=session, stage="build", state_key=tree
     )
 
@@ -94,7 +95,7 @@ def test_one_event_with_two_subjects_is_one_commit_with_two_notes(repo: Path) ->
     plan = git(repo, "hash-object", "-w", "--stdin", input=b"plan\n").strip()
     record(repo, draft(tree))
     before = commit_count(repo)
-    (event,) = record(repo, EventDraft("plan_grounding_evaluated", (tree, plan), {}, "s1"))
+    (event,) = record(repo, raw_draft("plan_grounding_evaluated", (tree, plan), {}, "s1"))
     assert commit_count(repo) == before + 1
     session = session_object_oid("s1")
     assert event.subjects == [tree, plan, session]
@@ -106,7 +107,7 @@ def test_one_event_with_two_subjects_is_one_commit_with_two_notes(repo: Path) ->
 def test_subjects_session_and_extra_anchors_are_anchored(repo: Path) -> None:
     tree = head_tree(repo)
     output = notes.write_blob(open_repo(repo), b"full output\n")
-    record(repo, EventDraft(KIND, (tree,), {}, session="s1", anchors={output: "blob"}))
+    record(repo, raw_draft(KIND, (tree,), {}, session="s1", anchors={output: "blob"}))
     listing = git(repo, "ls-tree", "-r", "-t", "refs/notes/correx", "anchors/")
     session = session_object_oid("s1")
     assert f"040000 tree {tree}\tanchors/{tree[:2]}/{tree[2:]}" in listing
@@ -192,7 +193,7 @@ def test_gc_keeps_an_anchored_uncommitted_tree_and_output_blob(repo: Path) -> No
     control = git(repo, "write-tree", env=env).strip()
     (repo / ".git" / "tmp-index").unlink()
     output = notes.write_blob(open_repo(repo), b"kept output\n")
-    (event,) = record(repo, EventDraft(KIND, (dirty,), {}, anchors={output: "blob"}))
+    (event,) = record(repo, raw_draft(KIND, (dirty,), {}, anchors={output: "blob"}))
     git(repo, "gc", "-q", "--prune=now")
     git(repo, "cat-file", "-e", dirty)
     git(repo, "cat-file", "-e", output)
@@ -255,15 +256,15 @@ def test_drafts_that_cannot_be_canonical_are_refused(
     repo: Path, fields: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ValueError, match=message):
-        record(repo, EventDraft(KIND, (head_tree(repo),), fields))
+        record(repo, raw_draft(KIND, (head_tree(repo),), fields))
 
 
 def test_unknown_kinds_missing_objects_and_bad_sessions_are_refused(repo: Path) -> None:
     tree = head_tree(repo)
     with pytest.raises(ValueError, match="unknown event kind"):
-        record(repo, EventDraft("made_up", (tree,), {}))
+        record(repo, raw_draft("made_up", (tree,), {}))
     with pytest.raises(ValueError, match="stored tree or blob"):
-        record(repo, EventDraft(KIND, ("0" * 40,), {}))
+        record(repo, raw_draft(KIND, ("0" * 40,), {}))
     with pytest.raises(UsageError, match="invalid session id"):
         record(repo, draft(tree, "no spaces"))
     assert git(repo, "for-each-ref", "refs/notes/") == ""
@@ -288,8 +289,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.ledger import EventDraft, append_events
+from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
+from tests.ledger_facts import raw_draft
 
 path, name, count, trees, sessions, log = sys.argv[1:7]
 repo = discover_in_process(Path(path))
@@ -301,7 +303,7 @@ with open(log, "a") as out:
         marker = f"{name}-{i}"
         out.write(marker + "\\n")
         out.flush()
-        draft = EventDraft("workspace_verification_observed", (trees[i % len(trees)],),
+        draft = raw_draft("workspace_verification_observed", (trees[i % len(trees)],),
                            {"marker": marker, "result": "pass", "exit_code": 0},
                            session=sessions[i % len(sessions)] or None)
         append_events(repo, [draft], now=datetime.now(timezone.utc), provenance=provenance)

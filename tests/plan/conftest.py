@@ -19,6 +19,7 @@ from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.plan.load import load_plan
 from tests.conftest import CliResult, git
+from tests.ledger_facts import raw_draft
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -115,7 +116,7 @@ def record(root: Path, kind: str, plan: Path, *, state_key: str | None = None,
 
     subject = notes.write_blob(repo, loaded.canonical_bytes)
     subjects = (subject, *extra_subjects) + ((state_key,) if state_key else ())
-    draft = ledger.EventDraft(kind=kind, subjects=subjects, state_key=state_key,
+    draft = raw_draft(kind=kind, subjects=subjects, state_key=state_key,
                               fields={"plan": loaded.identity, "plan_id": loaded.plan.id,
                                       **fields})
     [event] = ledger.append_events(repo, [draft], now=at or datetime.now(timezone.utc),

@@ -19,6 +19,7 @@ from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersion
 from gitcorrex.model.note_lines import Problem
 from gitcorrex.replay.timeline import replay
 from tests.conftest import CliResult, git, write
+from tests.ledger_facts import raw_draft
 
 KIND = "workspace_verification_observed"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -76,7 +77,7 @@ def test_replay_json_holds_the_events_and_problems(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    written = record(repo, [EventDraft(KIND, (tree,), {"result": "pass"}, session="s1")], 1)
+    written = record(repo, [raw_draft(KIND, (tree,), {"result": "pass"}, session="s1")], 1)
     git(repo, "notes", "--ref", "correx", "append", "-m", "garbage", tree)
     result = correx(repo, "replay", "--json")
     assert result.code == 0, result
@@ -93,7 +94,7 @@ def test_replay_text_prints_one_line_per_event_and_problems_on_stderr(
     record(
         repo,
         [
-            EventDraft(
+            raw_draft(
                 KIND,
                 (tree,),
                 {"result": "fail", "expectation": "test"},
@@ -103,7 +104,7 @@ def test_replay_text_prints_one_line_per_event_and_problems_on_stderr(
         ],
         2,
     )
-    record(repo, [EventDraft("session_started", (), {}, session="s1")], 1)
+    record(repo, [raw_draft("session_started", (), {}, session="s1")], 1)
     git(repo, "notes", "--ref", "correx", "append", "-m", "\x1b[31mred", tree)
     result = correx(repo, "replay")
     assert result.code == 0, result
@@ -118,9 +119,9 @@ def test_replay_of_one_session_uses_its_seq_order(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    record(repo, [EventDraft(KIND, (tree,), {"n": 1}, session="s1")], 9)
-    record(repo, [EventDraft(KIND, (tree,), {"n": 2}, session="s1")], 3)
-    record(repo, [EventDraft(KIND, (tree,), {"n": 3}, session="s2")], 5)
+    record(repo, [raw_draft(KIND, (tree,), {"n": 1}, session="s1")], 9)
+    record(repo, [raw_draft(KIND, (tree,), {"n": 2}, session="s1")], 3)
+    record(repo, [raw_draft(KIND, (tree,), {"n": 3}, session="s2")], 5)
     document = json.loads(correx(repo, "replay", "--session", "s1", "--json").stdout)
     assert [(e["seq"], e["n"]) for e in document["events"]] == [(1, 1), (2, 2)]
     assert correx(repo, "replay", "--session", "not valid").code == 2
@@ -133,11 +134,11 @@ def record_history(repo: Path) -> None:
     git(repo, "add", "-A", env=env)
     dirty = git(repo, "write-tree", env=env).strip()
     head = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    record(repo, [EventDraft("session_started", (), {}, session="s1")], 0)
+    record(repo, [raw_draft("session_started", (), {}, session="s1")], 0)
     record(
         repo,
         [
-            EventDraft(
+            raw_draft(
                 KIND,
                 (head,),
                 {"result": "pass", "expectation": "build"},
@@ -150,14 +151,14 @@ def record_history(repo: Path) -> None:
     record(
         repo,
         [
-            EventDraft(
+            raw_draft(
                 KIND,
                 (dirty,),
                 {"result": "fail", "expectation": "test"},
                 session="s1",
                 state_key=dirty,
             ),
-            EventDraft(KIND, (dirty,), {"result": "pass"}),
+            raw_draft(KIND, (dirty,), {"result": "pass"}),
         ],
         2,
     )

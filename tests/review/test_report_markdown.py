@@ -13,10 +13,9 @@ import pytest
 
 from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.ledger import EventDraft
 from gitcorrex.review.markdown_text import html_text, markdown_text
 from tests.conftest import CliResult, git, write
-from tests.ledger_facts import assessment_draft, record, verification_draft
+from tests.ledger_facts import assessment_draft, raw_draft, record, verification_draft
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 HOSTILE_FILE = "docs/<img src=x onerror=alert(1)>.md"
@@ -47,14 +46,14 @@ def build_history(repo: Path) -> str:
     write(repo, BIDI_FILE, "x\n")
     second = commit_all(repo, HOSTILE_SUBJECT)
     plan = write_blob(handle, b'{"plan": "demo"}\n')
-    grounding = EventDraft("plan_grounding_evaluated", (second, plan), {
+    grounding = raw_draft("plan_grounding_evaluated", (second, plan), {
         "plan": plan, "plan_id": "plan_*1*", "verdict": "return_to_architect",
         "findings": [{"check": "referenced_paths", "step": "s1", "subject": HOSTILE_FILE,
                       "status": "absent", "route": "return_to_architect", "paths": [],
                       "candidates": [], "detail": None}],
         "profile": plan, "index": None, "extractors": {}}, state_key=second)
     brief = write_blob(handle, b'{"requirements": []}\n')
-    gate = EventDraft("brief_grounding_checked", (second,), {
+    gate = raw_draft("brief_grounding_checked", (second,), {
         "artifacts": {"brief": brief}, "references_omitted": 0, "missing": 1, "passed": False,
         "references": [{"path": PIPE_FILE, "artifact": "brief", "where": "requirements[0]",
                         "status": "absent"}]}, state_key=second, anchors={brief: "blob"})

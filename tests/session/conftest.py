@@ -17,6 +17,7 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger.provenance import current_provenance
 from tests.conftest import CliResult
+from tests.ledger_facts import raw_draft
 from tests.plan.conftest import cli  # noqa: F401  (the in-process CLI fixture)
 
 PROFILE = """\
@@ -114,7 +115,7 @@ def append(root: Path, kind: str, session: str, fields: dict[str, Any], *,
            subjects: tuple[str, ...] = ()) -> None:
     """Record one session event straight through the ledger API (what another gate does)."""
     repo = discover_with_git(root)
-    draft = ledger.EventDraft(kind=kind, subjects=subjects, session=session, step=step,
+    draft = raw_draft(kind=kind, subjects=subjects, session=session, step=step,
                               state_key=state_key, fields=fields)
     ledger.append_events(repo, [draft], now=datetime.now(timezone.utc),
                          provenance=current_provenance(repo))

@@ -15,7 +15,7 @@ from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.session_claims import BlockerClaim, ClaimOutcome, ProviderObservation
 from gitcorrex.session.claims import admit_claim
-from gitcorrex.session.exact import exactly_equal, load_exact_json
+from gitcorrex.session.exact_equality import exactly_equal, load_exact_json
 from gitcorrex.session.providers import ObserveContext, VerificationProvider
 from tests.conftest import write
 from tests.session.conftest import append, state_key, status

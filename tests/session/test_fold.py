@@ -93,17 +93,10 @@ def test_replay_of_a_session_prints_its_folded_state(locked, cli) -> None:
 
 
 
-def test_kind_names_spelled_in_the_fold_match_their_owners() -> None:
+def test_the_session_config_key_spelled_for_the_hooks_matches_its_owner() -> None:
     from gitcorrex.hooks import SESSION_CONFIG
-    from gitcorrex.model import plan_events, preconditions, verification
-    from gitcorrex.replay import session as fold
     from gitcorrex.session import selection
 
-    assert fold.SESSION_STARTED_KIND == plan_events.SESSION_STARTED_KIND
-    assert fold.LOCKED_KIND == plan_events.LOCKED_KIND
-    assert fold.PRECONDITION_FAILED_KIND == preconditions.PRECONDITION_FAILED_KIND
-    assert fold.PRECONDITION_CLARIFIED_KIND == preconditions.PRECONDITION_CLARIFIED_KIND
-    assert fold.VERIFICATION_KIND == verification.VERIFICATION_KIND
     assert SESSION_CONFIG == selection.SESSION_CONFIG
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import read_all
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from tests.conftest import REPO_ROOT
 
 
@@ -35,4 +35,4 @@ def run_fleet(clones: list[Path], each: int, *, in_process: bool = False,
 def verification_ids(path: Path) -> set[str]:
     read = read_all(discover_in_process(path))
     assert read.problems == []
-    return {entry.id for entry in read.entries if entry.kind == VERIFICATION_KIND}
+    return {entry.id for entry in read.entries if entry.kind == VerificationFields.KIND}

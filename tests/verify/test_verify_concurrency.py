@@ -25,9 +25,10 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import VERIFICATION_KIND
+from gitcorrex.model.verification import VerificationFields
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
 from tests.git.state_helpers import reference_key
+from tests.ledger_facts import raw_draft
 from tests.verify.conftest import fields_of, py, write_profile
 
 WORKERS = 8
@@ -92,7 +93,7 @@ def test_concurrent_verifications_lose_nothing_and_keep_seqs_dense(repo: Path) -
     assert len(keys) == 3
     assert run_correx(repo, "verify").code == 0  # the ledger exists: see the test below
     run_workers(worktrees)
-    events = [e for e in replayed(repo) if e.kind == VERIFICATION_KIND and e.session]
+    events = [e for e in replayed(repo) if e.kind == VerificationFields.KIND and e.session]
     assert len(events) == len({e.id for e in events}) == WORKERS * VERIFIES
     assert {e.state_key for e in events} == keys
     assert all(fields_of(e).result.value == "pass" for e in events)
@@ -118,7 +119,7 @@ def test_a_first_record_from_a_worktree_keeps_a_concurrent_first_record(
     def drafts(view: ledger.LedgerView) -> list[ledger.EventDraft]:
         if view.tip is None:
             assert run_correx(repo, "verify", "--quiet").code == 0
-        return [ledger.EventDraft(kind=VERIFICATION_KIND, subjects=(key,), fields={},
+        return [raw_draft(kind=VerificationFields.KIND, subjects=(key,), fields={},
                                   state_key=key)]
 
     ledger.append_events(worktree, drafts, now=datetime.now(timezone.utc),

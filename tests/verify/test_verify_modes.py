@@ -7,7 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import SETUP_KIND, Result
+from gitcorrex.model.verification import (
+    Result,
+    SetupFields,
+)
 from tests.conftest import CliResult, git, write
 from tests.git.state_helpers import reference_key
 from tests.verify.conftest import (
@@ -110,7 +113,7 @@ def test_reuse_runs_no_setup(repo: Path, outside: Path, correx: Correx) -> None:
     verify(correx, repo, "--reuse")
     assert runs_counted(outside / "setups") == 1
     kinds = [event.kind for event in notes_on(repo, reference_key(repo))]
-    assert kinds.count(SETUP_KIND) == 1
+    assert kinds.count(SetupFields.KIND) == 1
 
 
 LIST_FILES = py(

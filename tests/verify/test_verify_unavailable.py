@@ -12,10 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.model.verification import (
-    SETUP_KIND,
-    VERIFICATION_KIND,
     Reason,
     Result,
+    SetupFields,
     StopReason,
     VerificationFields,
 )
@@ -159,9 +158,9 @@ def test_setup_is_recorded_as_its_own_event(repo: Path, correx: Correx) -> None:
     assert result.code == 0, result
     assert result.stderr.startswith("[setup] prep … ")
     events = notes_on(repo, reference_key(repo))
-    assert sorted(event.kind for event in events) == [SETUP_KIND, VERIFICATION_KIND]
-    setup = next(event for event in events if event.kind == SETUP_KIND)
-    verification = next(event for event in events if event.kind == VERIFICATION_KIND)
+    assert sorted(event.kind for event in events) == [SetupFields.KIND, VerificationFields.KIND]
+    setup = next(event for event in events if event.kind == SetupFields.KIND)
+    verification = next(event for event in events if event.kind == VerificationFields.KIND)
     assert (setup.field("outcome"), setup.field("result")) == ("completed", None)
     assert [c.name for c in fields_of(verification).commands] == ["build"]
 
@@ -172,8 +171,8 @@ def test_failing_setup_makes_the_verification_unavailable(repo: Path, correx: Co
     result = correx(repo, "verify", "--quiet")
     assert result.code == 3, result
     events = notes_on(repo, reference_key(repo))
-    setup = next(event for event in events if event.kind == SETUP_KIND)
-    verification = fields_of(next(e for e in events if e.kind == VERIFICATION_KIND))
+    setup = next(event for event in events if event.kind == SetupFields.KIND)
+    verification = fields_of(next(e for e in events if e.kind == VerificationFields.KIND))
     assert setup.field("outcome") == "failed"
     assert (verification.result, verification.reason) == (Result.UNAVAILABLE,
                                                            Reason.SETUP_FAILED)

@@ -21,7 +21,7 @@ from gitcorrex import ledger
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.tree_objects import list_tree, read_blobs, read_blobs_at
-from gitcorrex.model.grounding import GROUNDING_KIND
+from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.plan.grounding.tree_view import TreeView
 from gitcorrex.symbols.extract import BlobSymbols
 from gitcorrex.symbols.index import (
@@ -93,7 +93,7 @@ class SymbolSource:
     def _ledger_indexes(self) -> Iterator[str]:
         """Indexes earlier groundings of this very tree recorded, newest first."""
         read = ledger.read_subject(self._repo, self._view.tree)
-        events = sorted((e for e in read.events if e.kind == GROUNDING_KIND),
+        events = sorted((e for e in read.events if e.kind == GroundingFields.KIND),
                         key=lambda e: (e.at, e.id), reverse=True)
         yield from (str(e.field("index")) for e in events if isinstance(e.field("index"), str))
 

@@ -18,7 +18,6 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.tree_objects import list_tree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.grounding import (
-    GROUNDING_KIND,
     Check,
     GroundingFields,
     GroundingFinding,
@@ -71,8 +70,7 @@ def ground_plan(repo: Repository, path: Path, *, state_key: str, now: datetime,
         findings=findings, profile=context.profile.blob_oid, index=source.index_oid,
         extractors=source.versions)
     draft = ledger.EventDraft(
-        kind=GROUNDING_KIND, subjects=(state_key, context.subject),
-        fields=fields.model_dump(mode="json"), state_key=state_key,
+        fields, subjects=(state_key, context.subject), state_key=state_key,
         anchors={source.index_oid: "tree"} if source.index_oid else {})
     event = ledger.append_events(repo, [draft], now=now, provenance=provenance)[0]
     return GroundingOutcome(fields, state_key, event, source.stats)

@@ -9,7 +9,6 @@ from datetime import datetime
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.assessment import (
-    ASSESSMENT_KIND,
     AgentCall,
     AssessmentFields,
     PathVerdict,
@@ -38,12 +37,8 @@ def record_assessment(repo: Repository, *, tree: str, origin: str, action: str,
         manifest_source=manifest.source, manifest=list(manifest.patterns),
         paths=[_bounded(v) for v in verdicts[:MAX_PATHS]],
         paths_omitted=max(0, len(verdicts) - MAX_PATHS), commit=commit, agent=agent)
-    document = fields.model_dump(mode="json")
-    if agent is None:
-        del document["agent"]
-    draft = ledger.EventDraft(kind=ASSESSMENT_KIND, subjects=(tree,), fields=document,
-                              session=session,
-                              stage=stage, state_key=tree)
+    draft = ledger.EventDraft(fields, subjects=(tree,), session=session, stage=stage,
+                              state_key=tree)
     return ledger.append_events(repo, [draft], now=clock(), provenance=provenance)[0]
 
 

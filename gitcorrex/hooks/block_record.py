@@ -14,8 +14,8 @@ from gitcorrex.git.objects import lookup_objects, write_index_tree
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks.commit_check import CommitCheck
 from gitcorrex.hooks.push_check import BlockedUpdate
+from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.check import Violation
-from gitcorrex.manifest.record import record_assessment
 from gitcorrex.model.assessment import PathVerdict, Rule
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.repo_paths import printable_path

@@ -1,0 +1,154 @@
+"""The read paths of two installed versions side by side, interleaved on the same fixtures.
+
+Issue 15 changed how events are typed and read; this proves no read path got slower. Each
+interpreter must have git-correx installed (non-editable, `git-correx` beside it); the
+fixtures are built once, by the existing benchmarks' builders, then every run times each
+command with each version in turn (the order alternates per run, so drift hits both):
+
+- `log` over 1,000 commits whose trees each have one verification (bench_log.py);
+- `replay --json` over a 100,000-event ledger (bench_ledger.py);
+- `session status ID --json` over a 5,000-event session (bench_session.py);
+- `verify --quiet --expect noop` whose only command is `true` (bench_verify.py).
+
+`log` and `session status` keep their folded results in `<git dir>/correx/folds/`; each is
+timed warm (as an orchestrator polling meets it) and cold (that directory removed before
+every run, so the fold itself runs). Prints medians with min-max spread, in ms, and the
+load average before and after. Exits 1 when a median of `--after` exceeds `--before` by
+more than `--tolerance` (default 5 %). Usage:
+
+    python benchmarks/bench_read_paths_compare.py --before /tmp/before-venv/bin/python \\
+        --after /tmp/after-venv/bin/python [--runs 7] [--files 50000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench_ledger import build_ledger
+from bench_log import build_history, record_verifications
+from bench_session import SESSION
+from bench_session import build as build_session
+from bench_verify import PROFILE
+from common import load_average, make_large_repo, median
+
+
+def parse_args() -> argparse.Namespace:
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=Path, required=True, help="python of the old install")
+    parser.add_argument("--after", type=Path, required=True, help="python of the new install")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--commits", type=int, default=1000)
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--session-events", type=int, default=5000)
+    parser.add_argument("--files", type=int, default=50_000)
+    parser.add_argument("--tolerance", type=float, default=0.05)
+    parser.add_argument("--workdir", type=Path, default=here / "work")
+    return parser.parse_args()
+
+
+def script_of(python: Path) -> list[str]:
+    """The console script installed beside `python` (exit 2 when there is none)."""
+    beside = python.parent / "git-correx"
+    if not beside.exists():
+        raise SystemExit(f"{beside} does not exist: pip install git-correx into {python.parent}")
+    return [str(beside)]
+
+
+def fixtures(args: argparse.Namespace) -> dict[str, Path]:
+    """Every fixture, built once (the ledger and the large repository are reused)."""
+    work = args.workdir
+    log_repo = work / f"compare-log-{args.commits}"
+    record_verifications(log_repo, build_history(log_repo, args.commits))
+    session_repo = work / f"compare-session-{args.session_events}"
+    build_session(session_repo, args.session_events)
+    verify_repo = make_large_repo(work / f"verify-{args.files}", files=args.files)
+    (verify_repo / ".correx.toml").write_text(PROFILE)
+    return {"log": log_repo, "replay": build_ledger(work, args.events),
+            "session": session_repo, "verify": verify_repo}
+
+
+def cases(where: dict[str, Path]) -> list[tuple[str, Path, list[str], bool]]:
+    """(name, repository, arguments, cold): what is timed."""
+    status = ["session", "status", SESSION, "--json"]
+    return [
+        ("log (warm)", where["log"], ["log"], False),
+        ("log (cold fold)", where["log"], ["log"], True),
+        ("replay --json", where["replay"], ["replay", "--json"], False),
+        ("session status (warm)", where["session"], status, False),
+        ("session status (cold fold)", where["session"], status, True),
+        ("verify true", where["verify"], ["verify", "--quiet", "--expect", "noop"], False),
+    ]
+
+
+def run_once(argv: list[str], cwd: Path, cold: bool) -> float:
+    """Wall seconds of one whole process; a failure stops the benchmark."""
+    if cold:
+        shutil.rmtree(cwd / ".git" / "correx" / "folds", ignore_errors=True)
+    start = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          check=False)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):  # log/status exit 1 on a failing tree: still timed
+        raise RuntimeError(f"{argv} in {cwd} exited {proc.returncode}: {proc.stderr.decode()}")
+    return elapsed
+
+
+def measure(versions: dict[str, list[str]], runs: int,
+            plan: list[tuple[str, Path, list[str], bool]]) -> dict[tuple[str, str], list[float]]:
+    """Interleaved: per run, per case, each version once (order alternating by run)."""
+    times: dict[tuple[str, str], list[float]] = {}
+    names = list(versions)
+    for _name, cwd, args, cold in plan:  # one warm-up each
+        for version in names:
+            run_once([*versions[version], *args], cwd, cold)
+    for run in range(runs):
+        order = names if run % 2 == 0 else names[::-1]
+        for name, cwd, args, cold in plan:
+            for version in order:
+                sample = run_once([*versions[version], *args], cwd, cold)
+                times.setdefault((name, version), []).append(sample)
+    return times
+
+
+def report(times: dict[tuple[str, str], list[float]], cases_: list[str], runs: int,
+           tolerance: float, say: Callable[[str], None]) -> bool:
+    """The table; False when an `after` median is slower than `before` beyond tolerance."""
+    say("| command | before median ms (min-max) | after median ms (min-max) | after/before |")
+    say("|---|---:|---:|---:|")
+    ok = True
+    for name in cases_:
+        before, after = times[(name, "before")], times[(name, "after")]
+        ratio = median(after) / median(before)
+        ok = ok and ratio <= 1 + tolerance
+        say(f"| {name} | {_cell(before)} | {_cell(after)} | {ratio:.2f} |")
+    say(f"\nmedian of {runs} interleaved runs per cell; tolerance {tolerance:.0%}")
+    return ok
+
+
+def _cell(values: list[float]) -> str:
+    return f"{median(values) * 1000:.0f} ({min(values) * 1000:.0f}-{max(values) * 1000:.0f})"
+
+
+def main() -> int:
+    args = parse_args()
+    versions = {"before": script_of(args.before), "after": script_of(args.after)}
+    where = fixtures(args)
+    plan = cases(where)
+    print(f"load average before: {load_average()} ({os.cpu_count()} CPUs, "
+          f"Python {sys.version.split()[0]})")
+    times = measure(versions, args.runs, plan)
+    print(f"load average after: {load_average()}\n")
+    ok = report(times, [name for name, *_ in plan], args.runs, args.tolerance, print)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Benchmark fixtures written as lines of a known kind with hand-picked fields.
+
+The ledger appends typed payloads; a fixture that only needs the size and shape of real
+lines builds one here, still appended (and checked) by the ledger itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ConfigDict
+
+from gitcorrex.ledger import EventDraft
+from gitcorrex.model.record import EventPayload
+
+
+class _RawPayload(EventPayload):
+    """Whatever fields it was given, written as given."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def line_fields(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+def raw_draft(kind: str, subjects: tuple[str, ...], fields: Mapping[str, object] | None = None,
+              session: str | None = None, **envelope: Any) -> EventDraft:
+    """A draft of `kind` whose line carries exactly `fields`."""
+    model = type(f"Raw_{kind}", (_RawPayload,), {"KIND": kind, "__module__": __name__})
+    return EventDraft(model(**(fields or {})), subjects, session=session, **envelope)
