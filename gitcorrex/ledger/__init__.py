@@ -20,6 +20,7 @@ from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.repository import Repository
+from gitcorrex.ledger.session_folds import store_session_folds
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_kinds import KNOWN_KINDS
 from gitcorrex.model.events import (
@@ -29,7 +30,15 @@ from gitcorrex.model.events import (
     session_object_bytes,
     session_object_oid,
 )
-from gitcorrex.model.note_lines import LedgerEntry, Problem, event_line, printable, scan_notes
+from gitcorrex.model.note_lines import (
+    LedgerEntry,
+    NoteScan,
+    Problem,
+    ScannedNotes,
+    event_line,
+    printable,
+    scan_notes,
+)
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_object import check_session_id as check_light_session_id
 
@@ -98,6 +107,7 @@ class LedgerView:
         self._repo = repo
         self.tip = tip
         self._cache: dict[str, list[LedgerEntry]] = {}
+        self._scans: dict[str, tuple[NoteScan, int]] = {}
 
     def events_on(self, subject: str) -> list[RecordedEvent]:
         """Events in the note on `subject`, in note order; [] when it has none."""
@@ -116,10 +126,21 @@ class LedgerView:
         mine = [entry for entry in found if entry.session == session]
         return sorted(mine, key=lambda e: (e.seq or 0, e.at, e.id))
 
+    def scanned_after(self, subject: str, appended: bytes) -> ScannedNotes | None:
+        """What a scan of `subject`'s note gives once `appended` is added to it (call it
+        once, after the append); None when this view never read that note."""
+        if subject not in self._scans:
+            return None
+        scan, next_row = self._scans.pop(subject)
+        scan.add(subject, appended, next_row)
+        return scan.result()
+
     def _entries_on(self, subject: str) -> list[LedgerEntry]:
         if subject not in self._cache:
             note = notes.read_note(self._repo, self.tip, subject)
-            self._cache[subject] = scan_notes([] if note is None else [(subject, note)]).entries
+            scan = NoteScan()
+            self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
+            self._cache[subject] = scan.result().entries
         return self._cache[subject]
 
 
@@ -182,6 +203,7 @@ def append_events(
         )
         if new_tip is not None:
             ledger_pack.note_appended(repo, new_tip, len(events), every=pack_every)
+            store_session_folds(repo, view.scanned_after, new_tip, appends, events)
             return events
         time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
     raise _contention_error(repo, ref, max_attempts)
