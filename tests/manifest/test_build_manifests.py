@@ -7,7 +7,7 @@ from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
 from gitcorrex.manifest.build_manifests import makefile_paths, named_paths
-from tests.gates.conftest import git
+from tests.conftest import git
 
 PYPROJECT = """\
 [project]
