@@ -29,7 +29,14 @@ from gitcorrex.model.events import (
     session_object_bytes,
     session_object_oid,
 )
-from gitcorrex.model.note_lines import LedgerEntry, Problem, event_line, printable, scan_notes
+from gitcorrex.model.note_lines import (
+    LedgerEntry,
+    Problem,
+    ScannedNotes,
+    event_line,
+    printable,
+    scan_notes,
+)
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_object import check_session_id as check_light_session_id
 
@@ -97,7 +104,12 @@ class LedgerView:
     def __init__(self, repo: Repository, tip: str | None) -> None:
         self._repo = repo
         self.tip = tip
-        self._cache: dict[str, list[LedgerEntry]] = {}
+        self._cache: dict[str, ScannedNotes] = {}
+
+    @classmethod
+    def at_tip(cls, repo: Repository) -> LedgerView:
+        """The ledger as it is now (its tip read once; None before the first append)."""
+        return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
 
     def events_on(self, subject: str) -> list[RecordedEvent]:
         """Events in the note on `subject`, in note order; [] when it has none."""
@@ -116,11 +128,15 @@ class LedgerView:
         mine = [entry for entry in found if entry.session == session]
         return sorted(mine, key=lambda e: (e.seq or 0, e.at, e.id))
 
-    def _entries_on(self, subject: str) -> list[LedgerEntry]:
+    def scanned_on(self, subject: str) -> ScannedNotes:
+        """The note on `subject` at this tip: its entries and its doubtful lines."""
         if subject not in self._cache:
             note = notes.read_note(self._repo, self.tip, subject)
-            self._cache[subject] = scan_notes([] if note is None else [(subject, note)]).entries
+            self._cache[subject] = scan_notes([] if note is None else [(subject, note)])
         return self._cache[subject]
+
+    def _entries_on(self, subject: str) -> list[LedgerEntry]:
+        return self.scanned_on(subject).entries
 
 
 def read_subject(repo: Repository, oid: str) -> LedgerRead:
