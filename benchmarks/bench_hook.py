@@ -11,7 +11,8 @@ plus the installed `.git/hooks/pre-commit` itself (sh, then the pinned interpret
 which is what `git commit` actually pays, and the same hook **with a selected session**
 (`CORREX_SESSION`, a session whose active step declares `src/**`; its fold stored by a
 previous commit, as in a loop of commits between two events) and with the session's note
-just changed (every event appended since the last commit: the fold runs again).
+just changed: the fold store emptied (the fold runs again), and right after another process
+appended an event (untimed; the writer stores the new note's fold, so the hook reads it).
 `match.py` is the ten-line script below: split the NUL-separated raw diff, match every path
 with `pathspec.GitIgnoreSpec`, exit 1 if one is outside. Both run on the same interpreter.
 Prints a Markdown table of medians and exits 1 when correx's median exceeds `--max-ratio`
@@ -66,6 +67,7 @@ CORREX = "git-correx hook run pre-commit"
 SESSION = "bench-hook"
 WITH_SESSION = "git-correx hook run pre-commit, session selected (fold stored)"
 FOLD_AGAIN = "git-correx hook run pre-commit, session selected, fold not stored"
+AFTER_APPEND = "git-correx hook run pre-commit, session selected, right after an append"
 
 
 def correx_argv() -> list[str]:
@@ -125,6 +127,7 @@ def commands_to_time() -> dict[str, list[str] | str]:
         WITH_SESSION: f"CORREX_SESSION={SESSION} {shlex.join(correx_argv())}",
         FOLD_AGAIN: (f"rm -f .git/correx/folds/*.json; CORREX_SESSION={SESSION} "
                      f"{shlex.join(correx_argv())}"),
+        AFTER_APPEND: f"CORREX_SESSION={SESSION} {shlex.join(correx_argv())}",
         "python -m gitcorrex hook run pre-commit": [sys.executable, "-m", "gitcorrex", "hook",
                                                     "run", "pre-commit"],
         "git diff-index alone": "git diff-index --cached -r -z --no-renames HEAD >/dev/null",
@@ -151,7 +154,9 @@ def main() -> int:
     staged = subprocess.run(["git", "diff", "--cached", "--name-only", "-z"], cwd=repo,
                             env=env, capture_output=True, check=True).stdout.count(b"\0")
     load = load_average()
-    times, cpu = time_commands_cpu(commands_to_time(), args.runs, cwd=repo)
+    append = [sys.executable, str(Path(__file__).resolve().parent / "append_event.py"), SESSION]
+    times, cpu = time_commands_cpu(commands_to_time(), args.runs, cwd=repo,
+                                   setup={AFTER_APPEND: append})
     ratio = median(times[CORREX]) / median(times[BASELINE])
     session_ratio = median(times[WITH_SESSION]) / median(times[BASELINE])
     print(f"{args.files} files, {staged} staged, {args.runs} runs, git {git_version()}, "

@@ -117,15 +117,18 @@ def main() -> int:
     build(root, args.events)
     correx = correx_script()
     status_argv = " ".join([*correx, "session", "status", SESSION, "--json"])
+    after = "the same, right after another process appended an event (the writer stored it)"
+    append = [sys.executable, str(Path(__file__).resolve().parent / "append_event.py"), SESSION]
     times, cpu_times = time_commands_cpu({
         "git status": ["git", "status", "--porcelain"],
         f"git-correx session status ({args.events} events)":
             [*correx, "session", "status", SESSION, "--json"],
         "the same, the fold not stored (first status after an append)":
             f"rm -f .git/correx/folds/*.json; {status_argv}",
+        after: [*correx, "session", "status", SESSION, "--json"],
         f"git-correx replay --session ({args.events} events)":
             [*correx, "replay", "--session", SESSION, "--json"],
-    }, args.runs, root)
+    }, args.runs, root, setup={after: append})
     status = median(times[f"git-correx session status ({args.events} events)"])
     cpu = cpu_seconds([*correx, "session", "status", SESSION, "--json"], args.runs, root)
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())

@@ -82,16 +82,24 @@ def time_commands(
 
 
 def time_commands_cpu(
-    commands: Mapping[str, Sequence[str] | str], runs: int, cwd: Path
+    commands: Mapping[str, Sequence[str] | str], runs: int, cwd: Path,
+    setup: Mapping[str, Sequence[str] | str] | None = None,
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Like `time_commands`, plus each run's CPU seconds (user + system, children
-    included): on a shared, loaded machine CPU time moves far less than wall time."""
-    for command in commands.values():
+    included): on a shared, loaded machine CPU time moves far less than wall time.
+    `setup[name]` runs, untimed, before every run of `commands[name]` (an append before
+    "the first read after an append")."""
+    setup = setup or {}
+    for name, command in commands.items():
+        if name in setup:
+            _run_once(setup[name], cwd)
         _run_once(command, cwd)
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, command in commands.items():
+            if name in setup:
+                _run_once(setup[name], cwd)
             before = _children_cpu()
             wall[name].append(_run_once(command, cwd))
             cpu[name].append(_children_cpu() - before)

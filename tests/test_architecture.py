@@ -32,7 +32,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("records", frozenset({"model"})),
     ("git", frozenset({"git", "failure"})),
     ("profiles", frozenset({"profiles"})),
-    ("ledger", frozenset({"ledger", "ledger_blobs", "replay"})),
+    # replay holds pure folds over model records (no I/O): the ledger may fold what it
+    # has just written (ledger/session_folds.py), so it sits below the ledger.
+    ("replay", frozenset({"replay"})),
+    ("ledger", frozenset({"ledger", "ledger_blobs"})),
     ("services", frozenset({"symbols", "verify"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo"})),
@@ -270,6 +273,31 @@ def test_a_package_s_tests_live_in_its_directory() -> None:
     misplaced = [path.name for path in sorted(TESTS.glob("test_*.py"))
                  if any((PACKAGE / path.stem.removeprefix("test_")).glob("*.py"))]
     assert misplaced == []
+
+
+CONFIG_WRITERS = {"git/config.py", "git/scratch.py"}  # scratch.py: the demo repo's identity
+
+
+def config_access(path: Path) -> list[int]:
+    """Lines that run `git config` (an argv starting "config") or index libgit2's config."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        argv = isinstance(node, ast.List | ast.Tuple) and node.elts and isinstance(
+            node.elts[0], ast.Constant) and node.elts[0].value == "config"
+        libgit2 = isinstance(node, ast.Subscript) and isinstance(
+            node.value, ast.Attribute) and node.value.attr == "config"
+        if argv or libgit2:
+            found.append(node.lineno)
+    return found
+
+
+def test_git_config_is_read_one_way() -> None:
+    """Only git/config.py reads configuration (the git binary, as git resolves it): libgit2's
+    reader misses `git -c` and GIT_CONFIG_COUNT, which git hands to every hook it runs."""
+    offenders = [(rel, lines) for rel in sorted(
+                     p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py"))
+                 if rel not in CONFIG_WRITERS and (lines := config_access(PACKAGE / rel))]
+    assert offenders == []
 
 
 NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup"}

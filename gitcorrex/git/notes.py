@@ -103,6 +103,13 @@ def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | No
     return _concat(parts) if parts else None
 
 
+def note_blob_ids(repo: Repository, tip: str, subject_oid: str) -> list[str]:
+    """The blobs holding the note on `subject_oid` at `tip`, in read order (deeper fanouts
+    first, as `git ls-tree` lists them: `note_reads.note_blob_ids` gives the same list)."""
+    root = _notes_tree(repo, tip)
+    return [_entry_id(root, "/".join(path)) or "" for path in _note_paths(root, subject_oid, 0)]
+
+
 def read_all_notes(repo: Repository, tip: str | None) -> list[tuple[str, bytes]]:
     """Every (subject oid, note bytes) at `tip`, in one pass over the notes tree."""
     return list(iter_all_notes(repo, tip))

@@ -109,24 +109,51 @@ def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
 
 
 def _scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
-    entries: dict[str, LedgerEntry] = {}
-    problems: list[Problem] = []
-    seen: set[bytes] = set()
+    scan = NoteScan()
     for subject, data in notes:
+        scan.add(subject, data)
+    return scan.result()
+
+
+class NoteScan:
+    """`scan_notes` as it goes: a writer that scanned a note before appending to it adds
+    the appended bytes (`first_row` continuing the note's numbering) and gets what a scan
+    of the whole new note gives, without reading the note again."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, LedgerEntry] = {}
+        self._problems: list[Problem] = []
+        self._seen: set[bytes] = set()
+
+    def add(self, subject: str, data: bytes, first_row: int = 1) -> int:
+        """Scan `data` (part of `subject`'s note from row `first_row`); the next row."""
+        collecting = gc.isenabled()
+        gc.disable()  # as in scan_notes
+        try:
+            return self._add(subject, data, first_row)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _add(self, subject: str, data: bytes, first_row: int) -> int:
         rows = data.split(b"\n")
         if rows[-1] == b"":
             rows.pop()
-        for number, raw in enumerate(rows, 1):
-            if raw in seen:
+        for number, raw in enumerate(rows, first_row):
+            if raw in self._seen:
                 continue
             entry, reason = check_line(raw)
             if reason is not None:
-                problems.append(Problem(subject, number, reason, _excerpt(raw)))
+                self._problems.append(Problem(subject, number, reason, _excerpt(raw)))
             if entry is None:
                 continue
-            seen.add(raw)
-            entries.setdefault(entry.id, entry)
-    return ScannedNotes(list(entries.values()), problems)
+            self._seen.add(raw)
+            self._entries.setdefault(entry.id, entry)
+        return first_row + len(rows)
+
+    def result(self) -> ScannedNotes:
+        """Entries and problems so far (copies: later `add`s do not change them)."""
+        return ScannedNotes(list(self._entries.values()), list(self._problems))
 
 
 def check_line(raw: bytes) -> tuple[LedgerEntry | None, str | None]:

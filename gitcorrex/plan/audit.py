@@ -12,7 +12,7 @@ not recorded twice (checked inside the compare-and-swap loop).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -26,26 +26,18 @@ from gitcorrex.model.plan_events import (
     Finding,
     PlanRiskAuditedFields,
 )
+from gitcorrex.plan.authority_outcome import AuthorityOutcome
 from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
 from gitcorrex.plan.risk_audit import Identity, audited, obligations
 
 
-@dataclass(frozen=True)
-class AuditOutcome:
-    """Recorded (`event`), already recorded (`existing`), or refused with `findings`."""
+@dataclass(frozen=True, kw_only=True)
+class AuditOutcome(AuthorityOutcome):
+    """The audit recorded, already recorded, or refused; `proofs` are the ones it covers."""
 
-    plan: str
-    plan_id: str
     proofs: list[AuditedProof]
-    event: RecordedEvent | None = None
-    existing: RecordedEvent | None = None
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.event or self.existing else 1
 
 
 def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str | None,

@@ -9,7 +9,7 @@ compare-and-swap loop).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -22,25 +22,17 @@ from gitcorrex.model.plan_events import (
     Finding,
     PlanAuthorizedFields,
 )
+from gitcorrex.plan.authority_outcome import AuthorityOutcome
 from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
 
 
-@dataclass(frozen=True)
-class AuthorizationOutcome:
-    """Recorded (`event`), already recorded (`existing`), or refused with `findings`."""
+@dataclass(frozen=True, kw_only=True)
+class AuthorizationOutcome(AuthorityOutcome):
+    """The authorization recorded, already recorded, or refused; `decision` is the plan's."""
 
-    plan: str
-    plan_id: str
     decision: Decision | None
-    event: RecordedEvent | None = None
-    existing: RecordedEvent | None = None
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.event or self.existing else 1
 
 
 def authorize_plan(repo: Repository, path: Path, *, now: datetime,

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from gitcorrex.errors import ConfigError
 from gitcorrex.model.events import git_blob_oid
 from gitcorrex.model.plan import Plan, canonical_plan_json
+from gitcorrex.profiles.load import decode_utf8, parse_toml
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,7 @@ def parse_plan(raw: bytes, *, source: str) -> LoadedPlan:
 
 
 def _decode(raw: bytes, source: str) -> Any:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{source}: line {line} is not UTF-8",
-                          hint="save the plan as UTF-8") from None
+    text = decode_utf8(raw, source, hint="save the plan as UTF-8")
     if _is_json(source, text):
         try:
             data = json.loads(text)
@@ -83,8 +79,6 @@ def _is_json(source: str, text: str) -> bool:
 
 def _parse_toml(text: str, source: str) -> dict[str, Any]:
     """The profile's TOML reader, so plan errors name the line and column the same way."""
-    from gitcorrex.profiles.load import parse_toml
-
     return parse_toml(text.encode("utf-8"), source)
 
 

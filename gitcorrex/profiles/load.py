@@ -72,17 +72,21 @@ def parse_profile(text: bytes, *, source: str) -> Profile:
 
 def parse_toml(text: bytes, source: str) -> dict[str, Any]:
     """TOML as UTF-8; errors name the line and column (for readers that skip validation)."""
-    try:
-        decoded = text.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = text[:exc.start].count(b"\n") + 1
-        raise ConfigError(f"{source}: line {line} is not UTF-8",
-                          hint="save the file as UTF-8 (TOML requires it)") from None
+    decoded = decode_utf8(text, source, hint="save the file as UTF-8 (TOML requires it)")
     try:
         return tomllib.loads(decoded)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: {_toml_position(str(exc))}",
                           hint="fix the TOML syntax there (see https://toml.io)") from None
+
+
+def decode_utf8(raw: bytes, source: str, *, hint: str) -> str:
+    """`raw` as UTF-8 text; otherwise a ConfigError naming the first line that is not."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{source}: line {line} is not UTF-8", hint=hint) from None
 
 
 def _toml_position(message: str) -> str:

@@ -1,0 +1,26 @@
+"""What an authority's command on a plan (`plan authorize`, `plan audit`) hands back:
+its fact recorded now (`event`), recorded before by the same identity (`existing`), or
+refused with `findings` — one shape, so both commands answer with the same exit codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.plan_events import Finding
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuthorityOutcome:
+    """Recorded (`event`), already recorded (`existing`), or refused with `findings`."""
+
+    plan: str
+    plan_id: str
+    event: RecordedEvent | None = None
+    existing: RecordedEvent | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the fact stands (now or before); 1 when it was refused."""
+        return 0 if self.event or self.existing else 1
