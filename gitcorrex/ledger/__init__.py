@@ -32,10 +32,7 @@ from gitcorrex.model.events import (
 )
 from gitcorrex.model.note_lines import (
     LedgerEntry,
-<<<<<<< HEAD
-=======
     NoteScan,
->>>>>>> main
     Problem,
     ScannedNotes,
     event_line,
@@ -109,17 +106,13 @@ class LedgerView:
     def __init__(self, repo: Repository, tip: str | None) -> None:
         self._repo = repo
         self.tip = tip
-<<<<<<< HEAD
         self._cache: dict[str, ScannedNotes] = {}
+        self._scans: dict[str, tuple[NoteScan, int]] = {}
 
     @classmethod
     def at_tip(cls, repo: Repository) -> LedgerView:
         """The ledger as it is now (its tip read once; None before the first append)."""
         return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
-=======
-        self._cache: dict[str, list[LedgerEntry]] = {}
-        self._scans: dict[str, tuple[NoteScan, int]] = {}
->>>>>>> main
 
     def events_on(self, subject: str) -> list[RecordedEvent]:
         """Events in the note on `subject`, in note order; [] when it has none."""
@@ -138,13 +131,6 @@ class LedgerView:
         mine = [entry for entry in found if entry.session == session]
         return sorted(mine, key=lambda e: (e.seq or 0, e.at, e.id))
 
-<<<<<<< HEAD
-    def scanned_on(self, subject: str) -> ScannedNotes:
-        """The note on `subject` at this tip: its entries and its doubtful lines."""
-        if subject not in self._cache:
-            note = notes.read_note(self._repo, self.tip, subject)
-            self._cache[subject] = scan_notes([] if note is None else [(subject, note)])
-=======
     def scanned_after(self, subject: str, appended: bytes) -> ScannedNotes | None:
         """What a scan of `subject`'s note gives once `appended` is added to it (call it
         once, after the append); None when this view never read that note."""
@@ -154,13 +140,13 @@ class LedgerView:
         scan.add(subject, appended, next_row)
         return scan.result()
 
-    def _entries_on(self, subject: str) -> list[LedgerEntry]:
+    def scanned_on(self, subject: str) -> ScannedNotes:
+        """The note on `subject` at this tip: its entries and its doubtful lines."""
         if subject not in self._cache:
             note = notes.read_note(self._repo, self.tip, subject)
             scan = NoteScan()
             self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
-            self._cache[subject] = scan.result().entries
->>>>>>> main
+            self._cache[subject] = scan.result()
         return self._cache[subject]
 
     def _entries_on(self, subject: str) -> list[LedgerEntry]:
