@@ -8,7 +8,8 @@ cli/boundary.py's part), and it imports neither click nor pygit2.
 - CorrexError → its own code, one line and a hint;
 - a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) → 128 + the signal;
 - an environmental fault (no space, quota, read-only, permissions; also inside a libgit2
-  error) → 3 with one line, never a traceback and never "fail";
+  error or named by a failed git command) → 3 with one line, never a traceback and never
+  "fail";
 - SystemExit → its code; a reader that went away (`| head`) → 0, silently;
 - anything else is a bug → 4 with the traceback.
 """
@@ -18,7 +19,13 @@ from __future__ import annotations
 import signal
 from dataclasses import dataclass
 
-from gitcorrex.errors import CorrexError, ExitCode, Interrupted, environmental_error
+from gitcorrex.errors import (
+    CorrexError,
+    ExitCode,
+    GitCommandError,
+    Interrupted,
+    environmental_error,
+)
 from gitcorrex.model.printable import printable
 
 INTERRUPTED = "interrupted"
@@ -66,6 +73,9 @@ def failure_of(exc: BaseException) -> Failure:
     signum = interrupting_signal(exc)
     if signum is not None:
         return Failure(128 + signum, INTERRUPTED, signal.Signals(signum).name)
+    if isinstance(exc, GitCommandError):  # git ran out of space or permissions: say that
+        fault = environmental_error(exc)
+        return _error(fault, ENVIRONMENT) if fault is not None else _error(exc, ERROR)
     if isinstance(exc, CorrexError):
         return _error(exc, ERROR)
     if isinstance(exc, SystemExit):

@@ -93,7 +93,8 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
     early = _judge(claim, seen, decided_at)
     if early is not None:
         return early
-    assert seen is not None
+    if seen is None:  # _judge decides a claim nothing was observed for
+        raise ValueError(f"claim {claim.subject!r}: judged without an observation")
     if compute_state(repo).state_key != context.state_key:
         raise _stale(session, "the workspace changed while the provider observed")
     receipt = AdmissionReceipt(
