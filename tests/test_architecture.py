@@ -5,7 +5,7 @@
     orchestration  session/ (settlement, lock, re-plan)
     capabilities   gates, manifest, plan, review, sync, attest, demo
     services       symbols, verify (capabilities build on them)
-    ledger         ledger/ and the pure folds of replay/
+    ledger         ledger/, ledger_blobs.py and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # replay holds pure folds over model records (no I/O): the ledger may fold what it
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
-    ("ledger", frozenset({"ledger"})),
+    ("ledger", frozenset({"ledger", "ledger_blobs"})),
     ("services", frozenset({"symbols", "verify"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo"})),
@@ -420,3 +420,34 @@ def test_git_config_is_read_one_way() -> None:
                      p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py"))
                  if rel not in CONFIG_WRITERS and (lines := config_access(PACKAGE / rel))]
     assert offenders == []
+
+
+NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup"}
+NOTE_READ_FUNCTIONS = {"read_note", "read_all_notes", "iter_all_notes"}
+NOTE_READERS = ("git/", "ledger/", "ledger_blobs.py")
+
+
+def note_reads_of(path: Path) -> set[str]:
+    """The notes read modules and note-reading functions of `git/notes.py` a file uses."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in NOTE_READ_MODULES)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            inner = {f"{node.module}.{alias.name}" for alias in node.names}
+            found.update((inner | {node.module}) & NOTE_READ_MODULES)
+            if node.module == "gitcorrex.git.notes":
+                found.update(a.name for a in node.names if a.name in NOTE_READ_FUNCTIONS)
+        elif isinstance(node, ast.Attribute) and node.attr in NOTE_READ_FUNCTIONS \
+                and isinstance(node.value, ast.Name) and node.value.id == "notes":
+            found.add(f"notes.{node.attr}")
+    return found
+
+
+def test_only_the_ledger_reads_notes() -> None:
+    """Notes are read by the ledger (`ledger/`, and `ledger_blobs.py` for the paths that
+    load no pygit2); everything else asks it, so a note is parsed and checked one way."""
+    offenders = [f"{rel}: {sorted(found)}" for path in sorted(PACKAGE.rglob("*.py"))
+                 if not (rel := str(path.relative_to(PACKAGE))).startswith(NOTE_READERS)
+                 and (found := note_reads_of(path))]
+    assert not offenders, "notes read outside the ledger:\n" + "\n".join(offenders)

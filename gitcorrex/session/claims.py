@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, RevisionConflictError
-from gitcorrex.git import notes
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.events import Provenance, RecordedEvent
@@ -148,8 +147,7 @@ class _Context:
 
 def _snapshot(repo: Repository, session: str, read: SessionState,
               expect_revision: int | None) -> _Context:
-    tip = notes.ledger_tip(repo, notes.ledger_ref(repo))
-    view = ledger.LedgerView(repo, tip)
+    view = ledger.LedgerView.at_tip(repo)
     state = state_at(repo, view, session)
     expected = read.revision if expect_revision is None else expect_revision
     if state.revision != expected:
