@@ -70,7 +70,7 @@ def in_session(drafts: list[ledger.EventDraft]
                ) -> Callable[[ledger.LedgerView], list[ledger.EventDraft]]:
     """The drafts with the session's active step filled in, re-read on every CAS attempt."""
     def build(view: ledger.LedgerView) -> list[ledger.EventDraft]:
-        return [replace(d, step=active_step(d.session, view.session_events(d.session)))
+        return [replace(d, step=active_step(d.session, view.session_entries(d.session)))
                 if d.session is not None else d for d in drafts]
     return build
 

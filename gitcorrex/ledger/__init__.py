@@ -126,6 +126,10 @@ class LedgerView:
         """The session's highest seq so far (its revision); 0 before its first event."""
         return max((entry.seq or 0 for entry in self._session_entries(session)), default=0)
 
+    def session_entries(self, session: str) -> list[LedgerEntry]:
+        """The session's entries ordered by seq (kind fields unparsed); [] when none."""
+        return self._session_entries(session)
+
     def _session_entries(self, session: str) -> list[LedgerEntry]:
         found = self._entries_on(session_object_oid(session))
         mine = [entry for entry in found if entry.session == session]

@@ -76,7 +76,8 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
                                         attempts=len(blocks), blocks=blocks[-MAX_BLOCKS:])
             found.append(ledger.EventDraft(
                 fields, subjects=(tree,), session=block.session, stage=stage,
-                step=active_step(block.session, scope) if block.session else None, state_key=tree))
+                step=active_step(block.session, view.session_entries(block.session))
+                if block.session else None, state_key=tree))
         return found
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)

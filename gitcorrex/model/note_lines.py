@@ -11,17 +11,18 @@ import gc
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-from pydantic import ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gitcorrex.model.canonical import canonical_json, content_id
-from gitcorrex.model.event_kinds import KNOWN_KINDS
+from gitcorrex.model.event_kinds import KNOWN_KINDS, payload_reader
 from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.printable import printable as printable  # re-exported
+from gitcorrex.model.record import EventPayload
 
 ENVELOPE_KEYS = frozenset(
     {"v", "id", "kind", "at", "subjects", "session", "seq", "stage", "step", "state_key"}
@@ -50,6 +51,8 @@ class LedgerEntry(NamedTuple):
     seq: int | None
     kind: str
     line: bytes
+    step: str | None = None
+    state_key: str | None = None
 
     def event(self) -> RecordedEvent:
         """The full event with its kind fields, parsed on demand."""
@@ -168,7 +171,8 @@ def check_line(raw: bytes) -> tuple[LedgerEntry | None, str | None]:
         return None, f"unknown schema version v={envelope.v} (written by a newer git correx?)"
     session = None if envelope.session is None else sys.intern(envelope.session)
     entry = LedgerEntry(
-        envelope.at, envelope.id, session, envelope.seq, sys.intern(envelope.kind), raw
+        envelope.at, envelope.id, session, envelope.seq, sys.intern(envelope.kind), raw,
+        envelope.step, envelope.state_key,
     )
     if not _id_matches(raw, envelope.id):
         return entry, "id does not match the line's content (edited, or not canonical)"
@@ -202,3 +206,50 @@ def _invalid_reason(raw: bytes, exc: ValidationError) -> str:
 def _excerpt(raw: bytes) -> str:
     text = raw[:EXCERPT_LIMIT].decode("utf-8", "replace")
     return text + "…" if len(raw) > EXCERPT_LIMIT else text
+
+
+class TypedEvent(NamedTuple):
+    """A ledger entry with its payload read into its kind's class; `payload` is None when
+    the line's fields do not fit that class, and `problem` says where and why."""
+
+    entry: LedgerEntry
+    payload: EventPayload | None
+    problem: str | None
+
+
+def typed_events(entries: Iterable[LedgerEntry], kinds: Collection[str]) -> list[TypedEvent]:
+    """The entries of `kinds` (in the given order), each payload validated; lines of other
+    kinds are not parsed at all: a reader pays only for the kinds it asks for."""
+    wanted = frozenset(kinds) & KNOWN_KINDS
+    if not wanted:
+        return []
+    reader = payload_reader(wanted)
+    typed = []
+    for entry in entries:
+        if entry.kind in wanted:
+            try:
+                typed.append(TypedEvent(entry, reader.validate_json(entry.line), None))
+            except ValidationError as exc:
+                typed.append(TypedEvent(entry, None, _payload_problem(entry.kind, exc)))
+    return typed
+
+
+def _payload_problem(kind: str, exc: ValidationError) -> str:
+    """`where: message` of the first error (the union's `kind` tag left out of `where`)."""
+    first = exc.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    where = ".".join(loc[1:] if loc[:1] == [kind] else loc) or kind
+    return f"{where}: {first['msg']}"[:1024]
+
+
+_Peeked = TypeVar("_Peeked", bound=BaseModel)
+
+
+def peek(entry: LedgerEntry, model: type[_Peeked]) -> _Peeked | None:
+    """A few fields of the line through `model` (which ignores the rest): a cheap typed
+    look that decides whether the whole payload is worth reading; None when they do not
+    fit. ~3 µs on a 3.6 KB line, a quarter of reading its payload."""
+    try:
+        return model.model_validate_json(entry.line)
+    except ValidationError:
+        return None

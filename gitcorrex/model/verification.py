@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from pydantic import BaseModel, ConfigDict
+
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
 
@@ -93,3 +95,12 @@ class SetupFields(EventPayload):
     outcome: str
     command: CommandRecord
     profile: Oid
+
+
+class ObservedResult(BaseModel):
+    """The result of an observation line alone (its other fields ignored): what a reader
+    looks at before paying for the whole payload (`note_lines.peek`)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
+
+    result: Result

@@ -1,15 +1,15 @@
 """The step a session is working on, as the session fold says: what gates and assessments
-pin their facts on. A pure query on the session's events, so gates/ and manifest/ ask it
+pin their facts on. A pure query on the session's entries, so gates/ and manifest/ ask it
 here, one layer down, and never read the session themselves."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gitcorrex.model.events import RecordedEvent
-from gitcorrex.replay.session import fold_session
+from gitcorrex.model.note_lines import LedgerEntry
+from gitcorrex.replay.session_entries import fold_entries
 
 
-def active_step(session: str, events: Sequence[RecordedEvent]) -> str | None:
-    """The step `session` is working on (its events in seq order); None between steps."""
-    return fold_session(session, events).active_step
+def active_step(session: str, entries: Sequence[LedgerEntry]) -> str | None:
+    """The step `session` is working on (from its note's entries); None between steps."""
+    return fold_entries(session, entries).active_step

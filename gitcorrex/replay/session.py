@@ -1,8 +1,9 @@
 """The session's state, folded from its events by one pure function.
 
 `session status` and `replay --session` call the same fold on the same events, so their
-state is identical by construction; the fold never reads a file, the clock or git. Each
-transition event is re-validated against its payload model: a malformed one (a pause whose
+state is identical by construction; the fold never reads a file, the clock or git. Events
+arrive with their payloads read into their classes (`model/note_lines.typed_events`) and
+the fold matches on those classes. A transition whose payload does not fit (a pause whose
 provenance does not fit, a receipt with an oversized string) is a problem that fails the
 whole session closed, while a pause written before provenance existed (no `cause` at all)
 loads as `unattributed`.
@@ -10,14 +11,14 @@ loads as `unattributed`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
+from gitcorrex.model.note_lines import LedgerEntry, TypedEvent
 from gitcorrex.model.plan_events import PlanLockedFields, SessionStartedFields
 from gitcorrex.model.preconditions import PreconditionClarified, PreconditionFailed
+from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_events import (
     PauseCause,
     SessionCompletedFields,
@@ -37,8 +38,7 @@ from gitcorrex.model.session_state import (
     StepState,
     StepStatus,
 )
-from gitcorrex.model.verification import VerificationFields
-from gitcorrex.replay.fold_input import FoldEvent
+from gitcorrex.model.verification import Result, VerificationFields
 
 UNATTRIBUTED = "unattributed"
 MALFORMED = "malformed"
@@ -72,59 +72,92 @@ class _Fold:
     problems: list[FoldProblem] = field(default_factory=list)
 
 
-def fold_session(session: str, events: Sequence[FoldEvent], *,
+def fold_session(session: str, events: Sequence[TypedEvent], *,
                  revision: int | None = None) -> SessionState:
-    """Fold `events` (the session's, in seq order) into its state.
+    """Fold `events` (the session's, in seq order, read by `typed_events`) into its state.
 
     `revision` is the session's event count when `events` leaves out events the fold
     ignores (see FOLDED_KINDS); by default every event given counts.
     """
     state = _Fold(session)
-    mine = [event for event in events if event.session == session]
-    for event in mine:
-        handler = _HANDLERS.get(event.kind)
-        if handler is not None:
-            handler(state, event)
+    mine = [event for event in events if event.entry.session == session]
+    for entry, payload, problem in mine:
+        if payload is None:
+            _unreadable(state, entry, problem or "does not fit its kind")
+        else:
+            _apply(state, entry, payload)
     return _freeze(state, len(mine) if revision is None else revision)
 
 
-def _payload(state: _Fold, event: FoldEvent, model: type[BaseModel]) -> Any:
-    """The event's fields through `model`, or None (and a problem) when they do not fit."""
-    try:
-        return model.model_validate(event.model_extra or {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or event.kind
-        state.problems.append(FoldProblem(event=event.id, seq=event.seq, kind=event.kind,
-                                          reason=f"{where}: {first['msg']}"[:1024]))
-        return None
+def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
+    """One event, by the class of its payload."""
+    match payload:
+        case SessionStartedFields():
+            state.plan, state.plan_id = payload.plan, payload.plan_id
+            state.steps = {step: _Step() for step in payload.steps}
+        case PlanLockedFields():
+            _locked(state, entry, payload)
+        case VerificationFields():
+            _observed(state, entry, payload)
+        case StepStartedFields() | StepVerifiedFields() | StepFailedFields():
+            _step_event(state, entry, payload)
+        case SessionPausedFields():
+            _paused(state, entry, payload)
+        case SessionResumedFields():
+            _resumed(state, payload)
+        case SessionCompletedFields():
+            state.completed = True
+        case PreconditionFailed():
+            state.preconditions[payload.path] = OpenPrecondition(
+                path=payload.path, step=entry.step, event=entry.id, attempts=payload.attempts,
+                source=payload.source, named_by=payload.named_by)
+        case PreconditionClarified():
+            state.preconditions.pop(payload.path, None)
+            if payload.path not in state.clarified:
+                state.clarified.append(payload.path)
 
 
-def _started(state: _Fold, event: FoldEvent) -> None:
-    plan, steps = event.field("plan"), event.field("steps")
-    state.plan, state.plan_id = str(plan), str(event.field("plan_id"))
-    state.steps = {str(s): _Step() for s in steps} if isinstance(steps, list) else {}
+# Transitions fail the session closed when unreadable; a lock, start, observation or
+# precondition that does not fit its class is not used (nothing unproven is used).
+_TRANSITIONS = frozenset(p.KIND for p in (StepStartedFields, StepVerifiedFields,
+                                          StepFailedFields, SessionPausedFields,
+                                          SessionResumedFields, SessionCompletedFields))
 
 
-def _locked(state: _Fold, event: FoldEvent) -> None:
-    plan = str(event.field("plan"))
-    if plan not in state.plans:
-        state.plans.append(plan)
-    if event.field("replaces") is None:
-        if state.baseline is None and event.state_key is not None:
-            unverified = event.field("baseline_unverified")
+def _unreadable(state: _Fold, entry: LedgerEntry, problem: str) -> None:
+    """A payload that does not fit its class: a pause from before provenance (no `cause`)
+    is `unattributed`; another transition is a problem that fails the session closed."""
+    if entry.kind == SessionPausedFields.KIND:
+        legacy = json.loads(entry.line)
+        if "cause" not in legacy:  # written before pause provenance existed
+            reason = legacy.get("reason")
+            state.pause = Pause(cause=UNATTRIBUTED, reason=reason if isinstance(reason, str)
+                                else "", event=entry.id, step=entry.step, receipt=None,
+                                escalation=None)
+            return
+        state.pause = Pause(cause=MALFORMED, reason="malformed pause provenance",
+                            event=entry.id, step=entry.step, receipt=None, escalation=None)
+    if entry.kind in _TRANSITIONS:
+        state.problems.append(FoldProblem(event=entry.id, seq=entry.seq, kind=entry.kind,
+                                          reason=problem))
+
+
+def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None:
+    if payload.plan not in state.plans:
+        state.plans.append(payload.plan)
+    if payload.replaces is None:
+        if state.baseline is None and entry.state_key is not None:
+            unverified = payload.baseline_unverified
             state.baseline = Baseline(
-                state_key=event.state_key, source="lock_unverified" if unverified else "lock",
-                event=event.id, expectation=None, commands=[], changed_paths=[],
-                changed_paths_omitted=0, reason=str(unverified) if unverified else None)
+                state_key=entry.state_key, source="lock_unverified" if unverified else "lock",
+                event=entry.id, expectation=None, commands=[], changed_paths=[],
+                changed_paths_omitted=0, reason=unverified or None)
         return
-    kept = set(_strings(event.field("kept")))
-    carried = set(_strings(event.field("carried")))
-    old = state.steps
-    state.plan, state.plan_id = plan, str(event.field("plan_id"))
+    kept, carried, old = set(payload.kept or ()), set(payload.carried or ()), state.steps
+    state.plan, state.plan_id = payload.plan, payload.plan_id
     state.steps = {s: old[s] if s in kept and s in old else
                    _carried(old[s]) if s in carried and s in old else _Step()
-                   for s in _strings(event.field("steps"))}
+                   for s in payload.steps or ()}
     state.active, state.writes, state.completed = None, [], False
     if state.pause is not None and state.pause.cause not in _OUTLIVE_REPLAN:
         state.pause = None
@@ -145,142 +178,69 @@ def _carried(step: _Step) -> _Step:
                  last_failure=step.last_failure, feedback=step.feedback)
 
 
-def _strings(value: object) -> list[str]:
-    return [str(item) for item in value] if isinstance(value, list) else []
-
-
-def _observed(state: _Fold, event: FoldEvent) -> None:
-    if event.field("result") != "pass" or event.state_key is None:
+def _observed(state: _Fold, entry: LedgerEntry, payload: VerificationFields) -> None:
+    if payload.result is not Result.PASS or entry.state_key is None:
         return
-    commands = event.field("commands")
-    names = [str(c.get("name")) for c in commands if isinstance(c, dict)] \
-        if isinstance(commands, list) else []
-    changed = event.field("changed_paths")
-    omitted = event.field("changed_paths_omitted")
     state.baseline = Baseline(
-        state_key=event.state_key, source="observation", event=event.id,
-        expectation=str(event.field("expectation")), commands=names,
-        changed_paths=[str(p) for p in changed] if isinstance(changed, list) else [],
-        changed_paths_omitted=omitted if isinstance(omitted, int) else 0)
+        state_key=entry.state_key, source="observation", event=entry.id,
+        expectation=payload.expectation, commands=[c.name for c in payload.commands],
+        changed_paths=list(payload.changed_paths),
+        changed_paths_omitted=payload.changed_paths_omitted)
 
 
-def _step_started(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepStartedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
+def _step_event(state: _Fold, entry: LedgerEntry,
+                payload: StepStartedFields | StepVerifiedFields | StepFailedFields) -> None:
+    """A step's start, verification or failure; one without an envelope step is malformed."""
+    if entry.step is None:
+        state.problems.append(FoldProblem(event=entry.id, seq=entry.seq, kind=entry.kind,
+                                          reason="a step event without a step"))
         return
-    state.steps.setdefault(step_id, _Step()).status = StepStatus.ACTIVE
-    state.active, state.writes = step_id, list(fields.writes)
+    step = state.steps.setdefault(entry.step, _Step())
+    if isinstance(payload, StepStartedFields):
+        step.status = StepStatus.ACTIVE
+        state.active, state.writes = entry.step, list(payload.writes)
+    elif isinstance(payload, StepVerifiedFields):
+        _verified(state, entry, step, payload)
+    else:
+        step.status, step.attempts = StepStatus.FAILED, payload.attempts
+        step.max_attempts = max(step.max_attempts or 0, payload.max_attempts)
+        step.last_failure, step.feedback = payload.observation, payload.feedback
 
 
-def _step_verified(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepVerifiedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
-        return
-    step = state.steps.setdefault(step_id, _Step())
-    step.status, step.attempts = StepStatus.VERIFIED, fields.attempts
-    step.verified_by, step.build_claim = fields.observation, fields.build_claim
-    if state.active == step_id:
+def _verified(state: _Fold, entry: LedgerEntry, step: _Step,
+              payload: StepVerifiedFields) -> None:
+    step.status, step.attempts = StepStatus.VERIFIED, payload.attempts
+    step.verified_by, step.build_claim = payload.observation, payload.build_claim
+    if state.active == entry.step:
         state.active, state.writes = None, []
-    if not fields.build_claim and event.state_key is not None:
-        state.baseline = Baseline(state_key=event.state_key, source="no_build_claim",
-                                  event=event.id, expectation=None, commands=[],
+    if not payload.build_claim and entry.state_key is not None:
+        state.baseline = Baseline(state_key=entry.state_key, source="no_build_claim",
+                                  event=entry.id, expectation=None, commands=[],
                                   changed_paths=[], changed_paths_omitted=0)
 
 
-def _step_failed(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepFailedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
-        return
-    step = state.steps.setdefault(step_id, _Step())
-    step.status, step.attempts = StepStatus.FAILED, fields.attempts
-    step.max_attempts = max(step.max_attempts or 0, fields.max_attempts)
-    step.last_failure, step.feedback = fields.observation, fields.feedback
-
-
-def _step_id(state: _Fold, event: FoldEvent) -> str | None:
-    """The envelope's step; a step event without one is malformed."""
-    if event.step is None:
-        state.problems.append(FoldProblem(event=event.id, seq=event.seq, kind=event.kind,
-                                          reason="a step event without a step"))
-    return event.step
-
-
-def _paused(state: _Fold, event: FoldEvent) -> None:
-    extra = event.model_extra or {}
-    if "cause" not in extra:  # written before pause provenance existed
-        reason = extra.get("reason")
-        state.pause = Pause(cause=UNATTRIBUTED, reason=reason if isinstance(reason, str) else "",
-                            event=event.id, step=event.step, receipt=None, escalation=None)
-        return
-    fields = _payload(state, event, SessionPausedFields)
-    if fields is None:
-        state.pause = Pause(cause=MALFORMED, reason="malformed pause provenance",
-                            event=event.id, step=event.step, receipt=None, escalation=None)
-        return
-    dumped = fields.model_dump(mode="json")
-    state.pause = Pause(cause=fields.cause.value, reason=fields.reason, event=event.id,
-                        step=event.step, receipt=dumped["receipt"],
+def _paused(state: _Fold, entry: LedgerEntry, payload: SessionPausedFields) -> None:
+    dumped = payload.model_dump(mode="json")
+    state.pause = Pause(cause=payload.cause.value, reason=payload.reason, event=entry.id,
+                        step=entry.step, receipt=dumped["receipt"],
                         escalation=dumped["escalation"])
-    if fields.escalation is not None and fields.escalation.step in state.steps:
-        state.steps[fields.escalation.step].status = StepStatus.BLOCKED
+    if payload.escalation is not None and payload.escalation.step in state.steps:
+        state.steps[payload.escalation.step].status = StepStatus.BLOCKED
 
 
-def _resumed(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, SessionResumedFields)
-    if fields is None:
-        return
+def _resumed(state: _Fold, payload: SessionResumedFields) -> None:
     pause, state.pause = state.pause, None
     escalation = pause.escalation if pause is not None else None
-    if fields.budget is not None and escalation is not None:
+    if payload.budget is not None and escalation is not None:
         step = state.steps.get(str(escalation.get("step")))
         if step is not None:
-            step.max_attempts = fields.budget
+            step.max_attempts = payload.budget
             step.status = StepStatus.FAILED if step.attempts else StepStatus.PENDING
 
 
-def _completed(state: _Fold, event: FoldEvent) -> None:
-    if _payload(state, event, SessionCompletedFields) is not None:
-        state.completed = True
-
-
-def _precondition(state: _Fold, event: FoldEvent) -> None:
-    path = event.field("path")
-    if not isinstance(path, str):
-        return
-    attempts, source, named_by = (event.field(k) for k in ("attempts", "source", "named_by"))
-    state.preconditions[path] = OpenPrecondition(
-        path=path, step=event.step, event=event.id,
-        attempts=attempts if isinstance(attempts, int) else None,
-        source=source if isinstance(source, str) else None,
-        named_by=named_by if isinstance(named_by, str) else None)
-
-
-def _clarified(state: _Fold, event: FoldEvent) -> None:
-    path = event.field("path")
-    if isinstance(path, str):
-        state.preconditions.pop(path, None)
-        if path not in state.clarified:
-            state.clarified.append(path)
-
-
-_HANDLERS: dict[str, Callable[[_Fold, FoldEvent], None]] = {
-    SessionStartedFields.KIND: _started,
-    PlanLockedFields.KIND: _locked,
-    VerificationFields.KIND: _observed,
-    StepStartedFields.KIND: _step_started,
-    StepVerifiedFields.KIND: _step_verified,
-    StepFailedFields.KIND: _step_failed,
-    SessionPausedFields.KIND: _paused,
-    SessionResumedFields.KIND: _resumed,
-    SessionCompletedFields.KIND: _completed,
-    PreconditionFailed.KIND: _precondition,
-    PreconditionClarified.KIND: _clarified,
-}
-
-FOLDED_KINDS = frozenset(_HANDLERS)
+FOLDED_KINDS = frozenset({SessionStartedFields.KIND, PlanLockedFields.KIND,
+                          VerificationFields.KIND, PreconditionFailed.KIND,
+                          PreconditionClarified.KIND} | _TRANSITIONS)
 
 
 def _freeze(state: _Fold, revision: int) -> SessionState:

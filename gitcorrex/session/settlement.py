@@ -29,11 +29,11 @@ from gitcorrex.gates.usecase import GateRequest, run_gates
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
+from gitcorrex.model.note_lines import typed_events
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_events import StepStartedFields
 from gitcorrex.model.verification import Result
 from gitcorrex.profiles.selection import Selection
-from gitcorrex.replay.fold_input import LineEvent
 from gitcorrex.session.context import state_at
 from gitcorrex.session.settle import Failure, Settled, settle_drafts
 from gitcorrex.session.step_commands import step_selection
@@ -113,13 +113,11 @@ def settle_step(s: Settlement, profile: Profile, stage: Selection,
 def _step_baseline(s: Settlement) -> str:
     """The state the active step started on (its `step_started`), where its writes begin."""
     entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
-    starts = sorted((e for e in entries if e.kind == StepStartedFields.KIND
-                     and e.session == s.active.session), key=lambda e: e.seq or 0)
-    for entry in reversed(starts):
-        event = LineEvent.parse(entry.line)
-        baseline = event.field("baseline")
-        if event.step == s.active.step.id and isinstance(baseline, str):
-            return baseline
+    starts = sorted((e for e in entries if e.session == s.active.session
+                     and e.step == s.active.step.id), key=lambda e: e.seq or 0)
+    for typed in reversed(typed_events(starts, {StepStartedFields.KIND})):
+        if isinstance(typed.payload, StepStartedFields):
+            return typed.payload.baseline
     raise TransitionRefusedError(f"step {s.active.step.id} of session {s.active.session} "
                                  "has no recorded start to judge its writes against",
                                  hint="read `git correx session status`")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.canonical import canonical_json
+from gitcorrex.model.note_lines import LedgerEntry, check_line
 from gitcorrex.replay.active_step import active_step
 from tests.gates.conftest import PROVENANCE, STEP_STARTED
 
@@ -13,11 +14,16 @@ FAILED = {"observation": "b" * 64, "result": "fail", "reason": None, "feedback":
           "output_blob": None, "attempts": 1, "max_attempts": 3, "route": "continue-fix"}
 
 
-def event(kind: str, step: str | None, seq: int, **fields: Any) -> RecordedEvent:
-    return RecordedEvent(v=1, id=f"{seq:064d}", kind=kind, at="2026-01-01T00:00:00.000000Z",
-                         subjects=["a" * 40], session="s", seq=seq, step=step,
-                         state_key="c" * 40, actor=PROVENANCE.actor, tool=PROVENANCE.tool,
-                         **fields)
+def event(kind: str, step: str | None, seq: int, **fields: Any) -> LedgerEntry:
+    """The entry the ledger's scan makes of such a line."""
+    line = canonical_json({
+        "v": 1, "id": f"{seq:064d}", "kind": kind, "at": "2026-01-01T00:00:00.000000Z",
+        "subjects": ["a" * 40], "session": "s", "seq": seq, "stage": None, "step": step,
+        "state_key": "c" * 40, "actor": PROVENANCE.actor.model_dump(mode="json"),
+        "tool": PROVENANCE.tool.model_dump(mode="json"), **fields})
+    entry, _ = check_line(line.encode())
+    assert entry is not None
+    return entry
 
 
 def test_no_step_before_the_first_start() -> None:
