@@ -27,9 +27,7 @@ def find_clean_static(repo: Repository, state_key: str, profile: str,
 
 def _is_clean_run(event: RecordedEvent, profile: str, argvs: list[list[str]],
                   state_key: str) -> bool:
-    commands = event.field("commands")
-    recorded = [c.get("argv") for c in commands if isinstance(c, dict)] \
-        if isinstance(commands, list) else None
-    return (event.field("clean") is True and event.field("skipped") is None
-            and event.field("profile") == profile and event.field("state_after") == state_key
-            and recorded == argvs)
+    run = event.payload()
+    return (isinstance(run, StaticAnalysisCompleted) and run.clean and run.skipped is None
+            and run.profile == profile and run.state_after == state_key
+            and [command.argv for command in run.commands] == argvs)

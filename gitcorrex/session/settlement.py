@@ -31,8 +31,14 @@ from gitcorrex.git.state import StateProbe
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import typed_events
 from gitcorrex.model.profile import Profile
-from gitcorrex.model.session_events import StepStartedFields
-from gitcorrex.model.verification import Result
+from gitcorrex.model.session_events import (
+    SessionCompletedFields,
+    SessionPausedFields,
+    StepFailedFields,
+    StepStartedFields,
+    StepVerifiedFields,
+)
+from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
 from gitcorrex.profiles.selection import Selection
 from gitcorrex.session.context import state_at
 from gitcorrex.session.settle import Failure, Settled, settle_drafts
@@ -170,18 +176,17 @@ def _said(outcome: VerifyOutcome, events: list[RecordedEvent]) -> VerifyOutcome:
 
 def describe(event: RecordedEvent) -> str:
     """One line per settling event, for the terminal."""
-    kind, step, fields = event.kind, event.step, event.model_extra or {}
-    if kind == "step_verified":
-        return f"step {step} verified"
-    if kind == "step_failed":
-        return (f"step {step} failed at {fields.get('part')} (attempt "
-                f"{fields.get('attempts')} of {fields.get('max_attempts')}): "
-                f"{fields.get('route')}")
-    if kind == "session_paused":
-        return f"session paused ({fields.get('cause')}): {fields.get('reason')}"
-    if kind == "session_completed":
-        return "session completed: every step is verified"
-    return kind
+    step = event.step
+    match event.payload():
+        case StepVerifiedFields():
+            return f"step {step} verified"
+        case StepFailedFields(part=part, attempts=attempts, max_attempts=most, route=route):
+            return f"step {step} failed at {part} (attempt {attempts} of {most}): {route.value}"
+        case SessionPausedFields(cause=cause, reason=reason):
+            return f"session paused ({cause.value}): {reason}"
+        case SessionCompletedFields():
+            return "session completed: every step is verified"
+    return event.kind
 
 
 def _feedback(outcome: VerifyOutcome) -> str:
@@ -192,26 +197,26 @@ def _feedback(outcome: VerifyOutcome) -> str:
 
 
 def _reason(event: RecordedEvent) -> str | None:
-    reason = event.field("reason")
-    return reason if isinstance(reason, str) else None
+    observed = event.payload()
+    if isinstance(observed, VerificationFields) and observed.reason is not None:
+        return observed.reason.value
+    return None
 
 
 def _failing_part(event: RecordedEvent) -> str:
     """`check:<command>` for the command that stopped the run; `checks` when none ran."""
     ran = _ran(event)
-    name = ran[-1].get("name") if ran else None
-    return f"check:{name}" if isinstance(name, str) else "checks"
+    return f"check:{ran[-1].name}" if ran else "checks"
 
 
-def _ran(event: RecordedEvent) -> list[dict[str, object]]:
-    commands = event.field("commands")
-    listed = commands if isinstance(commands, list) else []
-    return [c for c in listed if isinstance(c, dict) and c.get("stop_reason") != "skipped"]
+def _ran(event: RecordedEvent) -> list[CommandRecord]:
+    observed = event.payload()
+    listed = observed.commands if isinstance(observed, VerificationFields) else []
+    return [c for c in listed if c.stop_reason is not StopReason.SKIPPED]
 
 
 def _blob(event: RecordedEvent) -> str | None:
     """The full output blob of the command that stopped the run (the last one that ran)."""
     ran = _ran(event)
-    output = ran[-1].get("output") if ran else None
-    blob = output.get("blob") if isinstance(output, dict) else None
-    return blob if isinstance(blob, str) else None
+    output = ran[-1].output if ran else None
+    return output.blob if output is not None else None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import VerificationFields
+from gitcorrex.model.record import EventPayload
+from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.profiles.selection import ResolvedCommand
 
 
@@ -16,19 +17,20 @@ def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
     candidates = [
         event for event in events
         if event.kind == VerificationFields.KIND and event.state_key == state_key
-        and event.field("result") == "pass" and _digests(event) == wanted
+        and _is_pass_of(event.payload(), wanted)
     ]
     return max(candidates, key=lambda event: (event.at, event.id), default=None)
 
 
 def original_of(event: RecordedEvent) -> str:
     """Cite the observation that actually ran, not another reuse of it."""
-    cited = event.field("reused_from")
-    return cited if isinstance(cited, str) else event.id
+    payload = event.payload()
+    if isinstance(payload, VerificationFields) and payload.reused_from is not None:
+        return payload.reused_from
+    return event.id
 
 
-def _digests(event: RecordedEvent) -> list[str]:
-    commands = event.field("commands")
-    if not isinstance(commands, list):
-        return []
-    return [entry.get("digest", "") for entry in commands if isinstance(entry, dict)]
+def _is_pass_of(payload: EventPayload | None, wanted: list[str]) -> bool:
+    """A readable pass of exactly these commands (a line that does not fit is no pass)."""
+    return isinstance(payload, VerificationFields) and payload.result is Result.PASS \
+        and [command.digest for command in payload.commands] == wanted
