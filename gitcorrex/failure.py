@@ -4,11 +4,12 @@ The one mapping every entry shares: the console script and the installed hooks r
 cli/boundary.py, which reports `failure_of`'s text and exits with its code; the agent adapters
 (agents/) word the same failure in their agent's blocking answer; the MCP server gives its
 message and hint as the tool's error. Pure: nothing is written, nothing exits (that is
-cli/boundary.py's part), and it imports neither click nor pygit2.
+cli/boundary.py's part), and it imports neither click nor pygit2 (nor dataclasses: start-up).
 - CorrexError → its own code, one line and a hint;
 - a stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) → 128 + the signal;
 - an environmental fault (no space, quota, read-only, permissions; also inside a libgit2
-  error) → 3 with one line, never a traceback and never "fail";
+  error or named by a failed git command) → 3 with one line, never a traceback and never
+  "fail";
 - SystemExit → its code; a reader that went away (`| head`) → 0, silently;
 - anything else is a bug → 4 with the traceback.
 """
@@ -16,9 +17,14 @@ cli/boundary.py's part), and it imports neither click nor pygit2.
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass
 
-from gitcorrex.errors import CorrexError, ExitCode, Interrupted, environmental_error
+from gitcorrex.errors import (
+    CorrexError,
+    ExitCode,
+    GitCommandError,
+    Interrupted,
+    environmental_error,
+)
 from gitcorrex.model.printable import printable
 
 INTERRUPTED = "interrupted"
@@ -30,17 +36,26 @@ BUG = "bug"
 EXPECTED = (ERROR, ENVIRONMENT, USAGE)
 
 
-@dataclass(frozen=True)
 class Failure:
     """One failure: `code` to exit with, `kind` (one of the names above), `message` and
     `hint` one line each with outside text escaped, `detail` a bug's traceback or a usage
-    text. `text` is what a command prints on stderr."""
+    text. `text` is what a command prints on stderr.
 
-    code: int
-    kind: str
-    message: str = ""
-    hint: str | None = None
-    detail: str = ""
+    A plain class, not a dataclass: every fast path (state, hook run, agent hook) imports
+    this module, and `dataclasses` pulls in `inspect` (~8 ms)."""
+
+    __slots__ = ("code", "detail", "hint", "kind", "message")
+
+    def __init__(self, code: int, kind: str, message: str = "", hint: str | None = None,
+                 detail: str = "") -> None:
+        self.code = code
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+        self.detail = detail
+
+    def __repr__(self) -> str:
+        return f"Failure({self.code}, {self.kind!r}, {self.message!r}, hint={self.hint!r})"
 
     @property
     def is_expected(self) -> bool:
@@ -66,6 +81,9 @@ def failure_of(exc: BaseException) -> Failure:
     signum = interrupting_signal(exc)
     if signum is not None:
         return Failure(128 + signum, INTERRUPTED, signal.Signals(signum).name)
+    if isinstance(exc, GitCommandError):  # git ran out of space or permissions: say that
+        fault = environmental_error(exc)
+        return _error(fault, ENVIRONMENT) if fault is not None else _error(exc, ERROR)
     if isinstance(exc, CorrexError):
         return _error(exc, ERROR)
     if isinstance(exc, SystemExit):

@@ -5,7 +5,7 @@
     orchestration  session/ (settlement, lock, re-plan)
     capabilities   gates, manifest, plan, review, sync, attest, demo
     services       symbols, verify (capabilities build on them)
-    ledger         ledger/ and the pure folds of replay/
+    ledger         ledger/, ledger_blobs.py and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # replay holds pure folds over model records (no I/O): the ledger may fold what it
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
-    ("ledger", frozenset({"ledger"})),
+    ("ledger", frozenset({"ledger", "ledger_blobs"})),
     ("services", frozenset({"symbols", "verify"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo"})),
@@ -275,6 +275,128 @@ def test_a_package_s_tests_live_in_its_directory() -> None:
     assert misplaced == []
 
 
+# --- One error boundary, thin commands, no assert (issue 15) ---------------------------------
+
+BOUNDARY = {"cli/boundary.py", "failure.py"}  # the process's boundary and its one mapping
+COMMAND_BODY_LIMIT = 25
+
+
+def parsed_modules() -> list[tuple[str, ast.Module]]:
+    return [(str(path.relative_to(PACKAGE)), ast.parse(path.read_text()))
+            for path in sorted(PACKAGE.rglob("*.py"))]
+
+
+def test_no_assert_statements() -> None:
+    """`python -O` strips asserts: a check that guards control flow must be a real check."""
+    offenders = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+                 for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+    assert offenders == []
+
+
+def is_command_decorator(decorator: ast.expr) -> bool:
+    """`@click.command(...)`, `@click.group`, `@plan.command("x")`, `@root.group()`..."""
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name in ("command", "group")
+
+
+def body_lines(function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines from the first statement after the docstring (the help text) to the end."""
+    body = function.body
+    first = body[0]
+    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)):
+        body = body[1:]
+    if not body:
+        return 0
+    return (function.end_lineno or body[-1].lineno) - body[0].lineno + 1
+
+
+def test_command_bodies_parse_call_one_use_case_and_print() -> None:
+    """A click command's body is at most ~25 lines: rules live in the use case it calls."""
+    offenders = [(f"{rel}:{node.name}", body_lines(node)) for rel, tree in parsed_modules()
+                 if rel.startswith("cli/") for node in ast.walk(tree)
+                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and any(is_command_decorator(d) for d in node.decorator_list)
+                 and body_lines(node) > COMMAND_BODY_LIMIT]
+    assert offenders == []
+
+
+def exits_process(node: ast.AST) -> bool:
+    """`sys.exit(...)`, `os._exit(...)`, `exit()`, `ctx.exit(...)`, `raise SystemExit`."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in ("exit", "_exit", "quit")
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        name = raised.attr if isinstance(raised, ast.Attribute) else getattr(raised, "id", "")
+        return name in ("SystemExit", "Exit")
+    return False
+
+
+def names_an_exit_code(node: ast.AST) -> bool:
+    """`ExitCode.X`, `exc.exit_code`, `BLOCK_EXIT`-style constants."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "exit_code" or (isinstance(node.value, ast.Name)
+                                            and node.value.id == "ExitCode")
+    return isinstance(node, ast.Name) and node.id.endswith("_EXIT")
+
+
+def asks_the_boundary(handler: ast.ExceptHandler) -> bool:
+    return any(isinstance(node, ast.Call) and getattr(node.func, "id", "") == "failure_of"
+               for node in ast.walk(handler))
+
+
+def test_only_the_boundary_ends_the_process() -> None:
+    offenders = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+                 if rel not in BOUNDARY for node in ast.walk(tree) if exits_process(node)]
+    assert offenders == []
+
+
+def test_only_the_boundary_maps_exceptions_to_exit_codes() -> None:
+    """An `except` that turns what it caught into an exit code asks the one mapping
+    (gitcorrex/failure.py) for it; an adapter may then answer in its agent's protocol."""
+    offenders = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules() if rel not in BOUNDARY
+                 for node in ast.walk(tree) if isinstance(node, ast.ExceptHandler)
+                 and any(names_an_exit_code(inner) for inner in ast.walk(node))
+                 and not asks_the_boundary(node)]
+    assert offenders == []
+
+
+def module_imports(rel: str, tree: ast.Module) -> set[str]:
+    """The gitcorrex modules `tree` imports (`from a import b` counts as a.b when b is one)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names}
+            known = {name for name in submodules if module_path(name).exists()}
+            names.update(known or {node.module})
+    return {name for name in names if name.startswith("gitcorrex")}
+
+
+def module_path(name: str) -> Path:
+    base = PACKAGE.parent.joinpath(*name.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def test_cli_modules_import_each_other_without_cycles() -> None:
+    """cli/fast.py serves hook runs and agent hooks; nothing it calls may import it back."""
+    graph = {f"gitcorrex.{rel[:-3].replace('/', '.')}".removesuffix(".__init__"):
+             module_imports(rel, tree) for rel, tree in parsed_modules() if rel.startswith("cli/")}
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for name in graph.get(start, ()):
+            if name == goal or (name not in seen and not seen.add(name)
+                                and reaches(name, goal, seen)):
+                return True
+        return False
+
+    assert sorted(name for name in graph if reaches(name, name, set())) == []
+
+
 CONFIG_WRITERS = {"git/config.py", "git/scratch.py"}  # scratch.py: the demo repo's identity
 
 
@@ -298,3 +420,34 @@ def test_git_config_is_read_one_way() -> None:
                      p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py"))
                  if rel not in CONFIG_WRITERS and (lines := config_access(PACKAGE / rel))]
     assert offenders == []
+
+
+NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup"}
+NOTE_READ_FUNCTIONS = {"read_note", "read_all_notes", "iter_all_notes"}
+NOTE_READERS = ("git/", "ledger/", "ledger_blobs.py")
+
+
+def note_reads_of(path: Path) -> set[str]:
+    """The notes read modules and note-reading functions of `git/notes.py` a file uses."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name in NOTE_READ_MODULES)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            inner = {f"{node.module}.{alias.name}" for alias in node.names}
+            found.update((inner | {node.module}) & NOTE_READ_MODULES)
+            if node.module == "gitcorrex.git.notes":
+                found.update(a.name for a in node.names if a.name in NOTE_READ_FUNCTIONS)
+        elif isinstance(node, ast.Attribute) and node.attr in NOTE_READ_FUNCTIONS \
+                and isinstance(node.value, ast.Name) and node.value.id == "notes":
+            found.add(f"notes.{node.attr}")
+    return found
+
+
+def test_only_the_ledger_reads_notes() -> None:
+    """Notes are read by the ledger (`ledger/`, and `ledger_blobs.py` for the paths that
+    load no pygit2); everything else asks it, so a note is parsed and checked one way."""
+    offenders = [f"{rel}: {sorted(found)}" for path in sorted(PACKAGE.rglob("*.py"))
+                 if not (rel := str(path.relative_to(PACKAGE))).startswith(NOTE_READERS)
+                 and (found := note_reads_of(path))]
+    assert not offenders, "notes read outside the ledger:\n" + "\n".join(offenders)

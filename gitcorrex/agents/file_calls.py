@@ -32,7 +32,9 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     from gitcorrex.manifest.assess import AssessRequest
     from gitcorrex.session.assess_entry import assess_in_session
 
-    assert request.action is not None, "only file calls come here"
+    if request.action is None:
+        raise ValueError(f"{request.tool}: not a file call (judge_file_call takes writes and "
+                         "reads only)")
     session = correx_session(repo, options)
     assessed = AssessRequest(request.action, request.paths, base, options.stage, session,
                              options.record_all, agent=agent_call(request))

@@ -75,7 +75,8 @@ def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool
     out = route_split(repo, plan_path(repo, plan_file), step=step_id, reason=reason,
                       now=now, provenance=provenance)
     event = out.event or out.existing
-    assert event is not None
+    if event is None:
+        raise ValueError("route_split returned without a plan_routed event")
     if as_json:
         emit_json({"plan": out.plan, "plan_id": out.plan_id, "step": out.step,
                    "route": "split-required", "recorded": out.event is not None,

@@ -88,7 +88,8 @@ def _context(root: click.Group, words: tuple[str, ...]) -> click.Context:
     context = click.Context(root, info_name=PROG, **root.context_settings)
     command: click.Command = root
     for word in words:
-        assert isinstance(command, click.Group)
+        if not isinstance(command, click.Group):
+            raise TypeError(f"{word}: {command.name} has no subcommands")
         command = command.commands[word]
         context = click.Context(command, info_name=word, parent=context)
     return context

@@ -13,7 +13,8 @@ MAX_LISTED = 200
 def echo_fields(diff: EchoDiff, brief: Artifact, restatement: Artifact,
                 threshold: str) -> BriefEchoMismatch:
     """The mismatch as recorded; both artifacts are cited by their blobs."""
-    assert brief.record.blob is not None and restatement.record.blob is not None
+    if brief.record.blob is None or restatement.record.blob is None:
+        raise ValueError("the brief and its restatement are cited by their blobs: read both")
     return BriefEchoMismatch(
         brief=brief.record.blob, restatement=restatement.record.blob, threshold=threshold,
         requirements=diff.requirements, restated=diff.restated,

@@ -19,7 +19,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from gitcorrex.errors import ConfigError
+from gitcorrex.errors import GitCommandError
+from gitcorrex.git.config_faults import config_file_error
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
@@ -71,17 +72,17 @@ _SNAPSHOTS: dict[tuple[str, tuple[str | None, ...]], ConfigSnapshot] = {}
 def read_config(where: Path) -> ConfigSnapshot:
     """The configuration git sees when run in `where` (a work tree or a git dir).
 
-    A config file git cannot parse is a ConfigError (exit 2) quoting git's reason."""
+    A config file git cannot parse is a ConfigError (exit 2) quoting git's reason; any other
+    failure of git is a GitCommandError (exit 3)."""
     cache_key = (str(where), _environment())
     cached = _SNAPSHOTS.get(cache_key)
     if cached is not None and cached.is_current():
         return cached
     result = run_git(LIST_ARGS, cwd=where, check=False)
     if result.returncode != 0:
-        reason = decode_path(result.stderr).strip().removeprefix("fatal: ")
-        raise ConfigError(f"git cannot read its configuration: {reason}",
-                          hint="fix the file it names (`git config --edit` for this "
-                               "repository's own) and try again")
+        stderr = decode_path(result.stderr)
+        raise config_file_error(stderr) or GitCommandError(["git", *LIST_ARGS],
+                                                           result.returncode, stderr)
     snapshot = _parse(decode_path(result.stdout), where)
     _SNAPSHOTS[cache_key] = snapshot
     return snapshot

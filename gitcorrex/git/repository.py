@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, NotARepositoryError, UsageError
+from gitcorrex.git.config_faults import config_file_error
 from gitcorrex.git.process import decode_path, run_git
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~5 ms)
@@ -153,6 +154,9 @@ def discover_with_git(start: Path) -> Repository:
             ) from exc
         if exc.status == 128 and "must be run in a work tree" in exc.stderr:
             return _bare_from_git(start)
+        fault = config_file_error(exc.stderr)
+        if fault is not None:
+            raise fault from exc
         raise
     lines = decode_path(out).split("\n")
     git_dir, common_dir, is_bare, object_format = lines[0], lines[1], lines[2], lines[3]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gitcorrex.errors import ConfigError, GitCommandError
+from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.process import decode_path, run_git
@@ -58,7 +58,9 @@ def sign_commit(repo: Repository, commit: str) -> str:
     import pygit2
 
     obj = repo.shared_libgit2().get(commit)
-    assert isinstance(obj, pygit2.Commit), f"{commit} is a commit just written"
+    if not isinstance(obj, pygit2.Commit):
+        raise UnavailableError(f"cannot read the ledger commit {commit} just written",
+                               hint="run `git fsck` to see what the repository lacks")
     return create_signed_commit(
         repo,
         tree=str(obj.tree_id),

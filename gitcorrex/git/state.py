@@ -154,7 +154,8 @@ class StateProbe:
             self._last = None
             key = self._refresh()
         self._key = self._base_key = key
-        assert self._head is not None
+        if self._head is None:
+            raise ValueError("StateProbe.measure before begin")
         head_tree = self._head()
         baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from gitcorrex.errors import UnavailableError
 from gitcorrex.git.objects import lookup_objects, write_index_tree
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks.commit_check import CommitCheck
@@ -25,7 +26,8 @@ def record_commit_block(repo: Repository, check: CommitCheck, *,
                         clock: Callable[[], datetime],
                         provenance: Provenance) -> RecordedEvent:
     """One event on the tree the blocked commit would have recorded."""
-    assert check.manifest is not None, "only a checked commit can be blocked"
+    if check.manifest is None:
+        raise ValueError("only a commit checked against a manifest can be blocked")
     return record_assessment(
         repo, tree=write_index_tree(repo), origin=check.hook, action="commit",
         manifest=check.manifest, verdicts=path_verdicts(check.violations), session=None,
@@ -41,7 +43,9 @@ def record_push_block(repo: Repository, blocked: BlockedUpdate, *,
     found = [(commit.tree, commit.sha, commit.violations) for commit in report.violating]
     if not found:
         (tree,) = lookup_objects(repo, [f"{report.head}^{{tree}}"])
-        assert tree is not None, "the pushed commit exists"
+        if tree is None:
+            raise UnavailableError(f"cannot read the tree of the pushed commit {report.head}",
+                                   hint="run `git fsck` to see what the repository lacks")
         found = [(tree.oid, report.head, report.net)]
     return [record_assessment(
         repo, tree=tree_oid, origin="pre-push", action="push", manifest=report.manifest,

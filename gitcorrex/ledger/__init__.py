@@ -105,8 +105,13 @@ class LedgerView:
     def __init__(self, repo: Repository, tip: str | None) -> None:
         self._repo = repo
         self.tip = tip
-        self._cache: dict[str, list[LedgerEntry]] = {}
+        self._cache: dict[str, ScannedNotes] = {}
         self._scans: dict[str, tuple[NoteScan, int]] = {}
+
+    @classmethod
+    def at_tip(cls, repo: Repository) -> LedgerView:
+        """The ledger as it is now (its tip read once; None before the first append)."""
+        return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
 
     def events_on(self, subject: str) -> list[RecordedEvent]:
         """Events in the note on `subject`, in note order; [] when it has none."""
@@ -134,13 +139,17 @@ class LedgerView:
         scan.add(subject, appended, next_row)
         return scan.result()
 
-    def _entries_on(self, subject: str) -> list[LedgerEntry]:
+    def scanned_on(self, subject: str) -> ScannedNotes:
+        """The note on `subject` at this tip: its entries and its doubtful lines."""
         if subject not in self._cache:
             note = notes.read_note(self._repo, self.tip, subject)
             scan = NoteScan()
             self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
-            self._cache[subject] = scan.result().entries
+            self._cache[subject] = scan.result()
         return self._cache[subject]
+
+    def _entries_on(self, subject: str) -> list[LedgerEntry]:
+        return self.scanned_on(subject).entries
 
 
 def read_subject(repo: Repository, oid: str) -> LedgerRead:

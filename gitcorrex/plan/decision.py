@@ -81,7 +81,8 @@ def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanD
         return PlanDecision(Decision.SPLIT_REQUIRED, None, split, [])
     if plan.is_legacy:
         first = _legacy_authorization(history)
-        assert first is not None
+        if first is None:
+            raise ValueError(f"legacy plan {plan.id}: accepted without an authorization")
         note = (f"legacy plan (version 0): verification_map was not enforced; it runs under "
                 f"the authorization {first.id[:12]} recorded at {first.at}, before it was "
                 "first validated")

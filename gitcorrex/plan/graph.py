@@ -80,7 +80,8 @@ def _cycle_findings(plan: Plan) -> list[Finding]:
     found = []
     for cycle in cycles:
         first = plan.step(cycle[0])
-        assert first is not None
+        if first is None:
+            raise ValueError(f"dependency cycle through unknown step {cycle[0]!r}")
         found.append(_finding(plan, first, "dependency_cycle", ".dependencies",
                               "is part of a dependency cycle: " + " -> ".join(cycle),
                               "steps that need each other are one increment: merge them, "

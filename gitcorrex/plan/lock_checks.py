@@ -40,6 +40,13 @@ class LockFacts:
     missing: list[Missing]
     baseline: RecordedEvent | None = None
 
+    def basis(self) -> tuple[RecordedEvent, RecordedEvent]:
+        """The validation and the grounding a recordable lock cites; a caller that did not
+        check `missing` first gets a ValueError (a bug), never a lock without them."""
+        if self.validation is None or self.grounding is None:
+            raise ValueError("a lock needs a validation and a grounding: check `missing`")
+        return self.validation, self.grounding
+
 
 def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str,
                   state_key: str, baseline_required: bool = False) -> LockFacts:

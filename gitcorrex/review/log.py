@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from gitcorrex.git.commit_log import list_commits
 from gitcorrex.git.repository import Repository
+from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.review.ledger_signers import Signer, signers_of
 from gitcorrex.review.log_lines import LogLine, LogResult
-from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import tree_status
 
 

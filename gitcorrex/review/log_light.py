@@ -5,7 +5,7 @@ click, pydantic with every event model and pygit2, then parsing 1,000 events int
 A tree's status (its latest verification) and its ledger problems depend on nothing but
 the blobs of the tree's note, and notes only grow by new blobs. So:
 - the commits come from one `git rev-list` (`git/commit_log.py`), and the note blobs of
-  all their trees from one `git ls-tree` (`git/note_reads.py`);
+  all their trees from one `git ls-tree` (`ledger_blobs.py`);
 - each status is stored keyed by those blob ids (`git/fold_store.py`, table `log-status`);
 - only trees whose notes changed since are read (`git cat-file --batch`) and folded by
   the same code the full path runs (`tree_status.py`), which alone loads the models.
@@ -20,8 +20,8 @@ from typing import Any
 from gitcorrex.git.commit_log import LoggedCommit, list_commits
 from gitcorrex.git.config import config_value
 from gitcorrex.git.fold_store import load_table, store_table
-from gitcorrex.git.note_reads import expand_notes_ref, note_blobs_for, read_blob_map
 from gitcorrex.git.repository import Repository
+from gitcorrex.ledger_blobs import notes_blobs, read_notes
 from gitcorrex.model.ledger_problem import Problem
 from gitcorrex.review.log_lines import LogLine, LogResult, TreeStatus
 
@@ -32,9 +32,8 @@ TABLE_LIMIT = 50_000
 def light_log(repo: Repository, *, revisions: list[str], limit: int | None) -> LogResult | None:
     """What `log_commits` returns without signatures; None to let the full path answer."""
     commits = list_commits(repo, revisions, limit=limit)
-    ref = expand_notes_ref(config_value(repo, "correx.ref"))
     trees = list(dict.fromkeys(commit.tree for commit in commits))
-    blobs = note_blobs_for(_where(repo), ref, trees) if trees else {}
+    blobs = notes_blobs(_where(repo), config_value(repo, "correx.ref"), trees) if trees else {}
     if blobs is None:
         return None
     table = load_table(repo.common_dir, TABLE)
@@ -50,10 +49,10 @@ def _fold(repo: Repository, trees: list[str], blobs: dict[str, list[str]]) -> di
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.review.tree_status import tree_status
 
-    contents = read_blob_map(_where(repo), [oid for t in trees for oid in blobs[t]])
+    contents = read_notes(_where(repo), {tree: blobs[tree] for tree in trees})
     folded: dict[str, Any] = {}
     for tree in trees:
-        scanned = scan_notes([(tree, b"".join(contents[oid] for oid in blobs[tree]))])
+        scanned = scan_notes([(tree, contents[tree])])
         status = tree_status(tree, scanned.entries).as_dict()
         status.pop("tree")
         problems = [[p.line, p.reason, p.excerpt] for p in scanned.problems]

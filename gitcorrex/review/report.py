@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from gitcorrex.git.commit_log import LoggedCommit, list_commits
 from gitcorrex.git.repository import Repository
+from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.grounding import GroundingFields
@@ -20,7 +21,6 @@ from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_LINES
-from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
 
 

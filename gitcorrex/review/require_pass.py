@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from gitcorrex.git.history import tree_of
 from gitcorrex.git.repository import Repository
+from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.note_lines import LedgerEntry
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.ledger_signers import Signer, event_signers
-from gitcorrex.review.tree_events import read_subjects
 from gitcorrex.review.tree_status import TreeStatus, tree_status
 
 _WHY = {

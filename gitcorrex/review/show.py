@@ -23,7 +23,8 @@ class ShowResult:
 def show_tree(repo: Repository, *, rev: str | None, state_key: str | None) -> ShowResult:
     """Events on REV's tree, or on the given workspace state key when REV is None."""
     tree = resolve_tree(repo, rev) if rev is not None else state_key
-    assert tree is not None, "caller passes a state key when no revision is named"
+    if tree is None:
+        raise ValueError("show_tree needs a revision or the workspace's state key")
     read = ledger.read_subject(repo, tree)
     newest_first = sorted(read.events, key=lambda event: (event.at, event.id), reverse=True)
     return ShowResult(tree, rev or "worktree", newest_first, list(read.problems))

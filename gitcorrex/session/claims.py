@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, RevisionConflictError
-from gitcorrex.git import notes
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.events import Provenance, RecordedEvent
@@ -94,7 +93,8 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
     early = _judge(claim, seen, decided_at)
     if early is not None:
         return early
-    assert seen is not None
+    if seen is None:  # _judge decides a claim nothing was observed for
+        raise ValueError(f"claim {claim.subject!r}: judged without an observation")
     if compute_state(repo).state_key != context.state_key:
         raise _stale(session, "the workspace changed while the provider observed")
     receipt = AdmissionReceipt(
@@ -147,8 +147,7 @@ class _Context:
 
 def _snapshot(repo: Repository, session: str, read: SessionState,
               expect_revision: int | None) -> _Context:
-    tip = notes.ledger_tip(repo, notes.ledger_ref(repo))
-    view = ledger.LedgerView(repo, tip)
+    view = ledger.LedgerView.at_tip(repo)
     state = state_at(repo, view, session)
     expected = read.revision if expect_revision is None else expect_revision
     if state.revision != expected:

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git import notes
 from gitcorrex.git.config import config_value, set_config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
-from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
@@ -47,14 +45,8 @@ def read_state(repo: Repository, session: str) -> SessionState:
 
 def state_at(repo: Repository, view: ledger.LedgerView, session: str) -> SessionState:
     """The session's state at one ledger tip (inside a compare-and-swap attempt)."""
-    oid = session_object_oid(session)
-    scanned = scan_notes(_note_at(repo, view.tip, oid))
+    scanned = view.scanned_on(session_object_oid(session))
     return fold_entries(session, scanned.entries, scanned.problems)
-
-
-def _note_at(repo: Repository, tip: str | None, oid: str) -> list[tuple[str, bytes]]:
-    note = notes.read_note(repo, tip, oid)
-    return [] if note is None else [(oid, note)]
 
 
 def existing_state(repo: Repository, session: str) -> SessionState:

@@ -78,7 +78,6 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
         missing[:] = found.missing
         if found.missing:
             return []
-        assert found.validation is not None and found.grounding is not None
         return _lock_drafts(context, session_id, state_key, found, baseline_unverified)
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
@@ -91,11 +90,11 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
 def _lock_drafts(context: PlanContext, session: str, state_key: str, found: LockFacts,
                  unverified: str | None) -> list[ledger.EventDraft]:
     plan = context.loaded.plan
-    assert found.validation is not None and found.grounding is not None
+    validation, grounding = found.basis()
     started = SessionStartedFields(plan=context.identity, plan_id=plan.id,
                                    steps=[step.id for step in plan.steps])
     locked = PlanLockedFields(plan=context.identity, plan_id=plan.id,
-                              validation=found.validation.id, grounding=found.grounding.id,
+                              validation=validation.id, grounding=grounding.id,
                               baseline_observation=found.baseline.id if found.baseline else None,
                               baseline_unverified=bound_text(unverified) if unverified else None)
     subjects = (context.subject, state_key)

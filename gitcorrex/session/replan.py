@@ -49,10 +49,10 @@ def replan_session(repo: Repository, context: PlanContext, session: str, replace
         missing[:] = [m for m in found.missing if m.code != "session_exists"]
         if missing:
             return []
-        assert found.validation is not None and found.grounding is not None
+        validation, grounding = found.basis()
         fields = PlanLockedFields(plan=context.identity, plan_id=new.id,
-                                  validation=found.validation.id,
-                                  grounding=found.grounding.id, replaces=old_identity,
+                                  validation=validation.id,
+                                  grounding=grounding.id, replaces=old_identity,
                                   steps=[s.id for s in new.steps],
                                   kept=kept_steps(old, new, state),
                                   carried=carried_steps(old, new, state))

@@ -139,7 +139,8 @@ def _gates(s: Settlement, profile: Profile) -> GateOutcome | None:
 def _gate_failed(s: Settlement, key: str, expectation: str,
                  gates: GateOutcome) -> VerifyOutcome:
     failed = gates.failed
-    assert failed is not None
+    if failed is None:
+        raise ValueError("_gate_failed called for gates that passed")
     feedback = (gates.feedback or failed.summary.encode()).decode("utf-8", "replace")
     event_id = failed.event.id if failed.event is not None else key
     failure = Failure(event=event_id, part=f"gate:{failed.gate}", result="fail", reason=None,

@@ -96,7 +96,8 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
                      hint=f"start and verify {unverified[0]} first")
     _check_baseline(state, state_key)
     _check_preconditions(state, step, missing)
-    assert state.baseline is not None
+    if state.baseline is None:  # _check_baseline refuses first; kept explicit for the type
+        raise refuse("the session has no baseline", hint="lock a plan first")
     return state.baseline.state_key
 
 

@@ -59,14 +59,9 @@ def session_status(repo: Repository, session: str) -> SessionReport:
 def list_sessions(repo: Repository) -> list[SessionSummary]:
     """Every session the ledger started, oldest first."""
     read = ledger.read_all(repo)
-    started = sorted((e for e in read.entries if e.kind == SessionStartedFields.KIND
-                      and e.session is not None), key=lambda e: (e.at, e.id))
-    summaries = []
-    for entry in started:
-        assert entry.session is not None
-        state = fold_entries(entry.session, read.entries)
-        summaries.append(_summary(state))
-    return summaries
+    started = sorted((e.at, e.id, e.session) for e in read.entries
+                     if e.kind == SessionStartedFields.KIND and e.session is not None)
+    return [_summary(fold_entries(session, read.entries)) for _, _, session in started]
 
 
 def _summary(state: SessionState) -> SessionSummary:

@@ -4,7 +4,7 @@ version of the session's note.
 What is deferred, and why. A status query is asked between every two steps of a session
 (and by operators polling it); today it paid ~0.4 s on 5,000 events, most of it imports:
 click, pydantic with every event model, pygit2. This module imports none of them:
-- the session's note is found and read with the git binary (`git/note_reads.py`: two
+- the session's note is found and read with the git binary (`ledger_blobs.py`: two
   processes, ~10 ms, against ~70 ms to import pygit2);
 - the fold depends on nothing but the note's blobs, so its result (the JSON `replay
   --session` prints as `state`) is stored keyed by those blob ids (`git/fold_store.py`)
@@ -23,9 +23,9 @@ from typing import Any
 from gitcorrex.git.background import in_background
 from gitcorrex.git.config import config_values
 from gitcorrex.git.fold_store import load_fold, store_fold
-from gitcorrex.git.note_reads import expand_notes_ref, note_blob_ids, read_blobs
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
+from gitcorrex.ledger_blobs import note_blobs, read_notes
 from gitcorrex.model.session_object import is_session_id, session_object_oid
 
 
@@ -56,7 +56,7 @@ def _folded_state(repo: Repository, given: str | None) -> dict[str, Any] | None:
     if not session or not is_session_id(session):
         return None
     subject = session_object_oid(session)
-    blobs = note_blob_ids(_where(repo), expand_notes_ref(config.get("correx.ref")), subject)
+    blobs = note_blobs(_where(repo), config.get("correx.ref"), subject)
     if not blobs:
         return None
     state = load_fold(repo.common_dir, subject, blobs)
@@ -72,7 +72,8 @@ def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.replay.session_entries import fold_entries
 
-    scanned = scan_notes([(session_object_oid(session), read_blobs(_where(repo), blobs))])
+    subject = session_object_oid(session)
+    scanned = scan_notes(read_notes(_where(repo), {subject: blobs}).items())
     state = fold_entries(session, scanned.entries, scanned.problems)
     if not state.exists:
         return None

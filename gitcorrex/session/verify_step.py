@@ -46,7 +46,8 @@ def verify_in_session(repo: Repository, request: VerifyRequest, *,
     """Settle the active step of `request.session` (if any) by the one settlement path
     (session/settlement.py); between steps, or when the session is not active, only
     observe."""
-    assert request.session is not None
+    if request.session is None:
+        raise ValueError("verify_in_session needs the request's session")
     state = read_state(repo, request.session)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(request, state))

@@ -76,7 +76,8 @@ def _fold(repo: Repository, ours: str | None, fresh: list[str]
         tree = merged.tree
         gained |= merged.gained
         unions.extend(merged.unions)
-    assert tree is not None  # fresh is never empty here
+    if tree is None:
+        raise ValueError("nothing to unite: no local ledger and no fresh tip")
     return tree, len(gained), unions
 
 

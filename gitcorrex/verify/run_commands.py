@@ -58,7 +58,8 @@ class SetupRun:
 def run_setup(run_dir: Path, selection: Selection, *, env: Mapping[str, str],
               progress: VerifyProgress, output_cap: int) -> SetupRun:
     """Run the expectation's setup command (the caller checked there is one)."""
-    assert selection.setup is not None
+    if selection.setup is None:
+        raise ValueError(f"expectation {selection.expectation!r} has no setup command")
     progress.starting(0, len(selection.commands), selection.setup.name, selection.setup.argv)
     outcome = run_command(selection.setup.argv, cwd=run_dir, timeout_s=selection.setup.timeout_s,
                           env=env, on_output=progress.output, output_cap=output_cap)

@@ -68,7 +68,8 @@ def run_command(argv: Sequence[str], *, cwd: Path, timeout_s: float,
 def _pump(proc: subprocess.Popen[bytes], capture: OutputCapture,
           on_output: Callable[[bytes], None] | None, *, deadline: float) -> bool:
     """Copy output until EOF; True when the deadline passed and the group was ended."""
-    assert proc.stdout is not None
+    if proc.stdout is None:
+        raise ValueError("the command's output must be a pipe")
     fd = proc.stdout.fileno()
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_READ)

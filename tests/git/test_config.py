@@ -111,3 +111,18 @@ def test_check_takes_the_stage_from_git_dash_c(make_repo: Callable[..., Path],
     staged = correx(root, "check", "main..HEAD",
                     env={"GIT_CONFIG_PARAMETERS": "'correx.stage'='impl'"})
     assert (plain.code, staged.code) == (0, 1), (plain, staged)
+
+
+def test_a_broken_config_file_is_exit_2_before_anything_runs(
+        repo: Path, tmp_path: Path, correx: Callable[..., CliResult]) -> None:
+    """git refuses to start while a file it reads is malformed: the operator's to fix (2),
+    not git unavailable (3), whichever command meets it first."""
+    included = tmp_path / "broken.gitconfig"
+    included.write_text("[correx\n")
+    git(repo, "config", "include.path", str(included))
+    for command in (("state",), ("verify",), ("hooks", "status")):
+        result = correx(repo, *command)
+        assert result.code == 2, result
+        assert result.stderr.startswith("git correx: error: git cannot read its configuration: "
+                                        "bad config line 1 in file "), result
+        assert "broken.gitconfig" in result.stderr

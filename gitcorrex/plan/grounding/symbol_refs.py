@@ -105,7 +105,8 @@ def _module_matches(path: str, prefix: str) -> bool:
 def _in_file(given: GroundingInput, step: PlanStep, ref: SymbolRef) -> GroundingFinding:
     """`path:Name`: the file must exist, be parsed, and define `Name` (or `Outer.Name`)."""
     found = partial(finding, Check.SYMBOL, step.id, ref.text)
-    assert ref.path is not None
+    if ref.path is None:
+        raise ValueError(f"{ref.text}: not a `path:Name` reference")
     path = ref.path.path
     if ref.path.problem is not None:
         return found(Status.ABSENT, Route.RETURN_TO_ARCHITECT,
