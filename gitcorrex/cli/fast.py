@@ -98,9 +98,9 @@ def session_status(rest: Sequence[str]) -> int | None:
     """`session status [ID] [--json]` when the light path can answer, else None."""
     import os
 
-    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
+    from gitcorrex.cli.session_render import render_status, status_json
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.session.status_light import status_document
+    from gitcorrex.session.status_light import status_document, status_exit_code
 
     as_json = "--json" in rest
     ids = [arg for arg in rest if arg != "--json"]
