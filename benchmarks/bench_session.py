@@ -123,7 +123,7 @@ def main() -> int:
         "git status": ["git", "status", "--porcelain"],
         f"git-correx session status ({args.events} events)":
             [*correx, "session", "status", SESSION, "--json"],
-        "the same, the fold not stored (first status after an append)":
+        "the same, the fold store emptied (what the first status after an append paid before)":
             f"rm -f .git/correx/folds/*.json; {status_argv}",
         after: [*correx, "session", "status", SESSION, "--json"],
         f"git-correx replay --session ({args.events} events)":

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitcorrex import ledger
+from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import resolve_tree
 from gitcorrex.model.events import RecordedEvent
@@ -31,6 +32,11 @@ class Attestations:
     rev: str
     tree: str
     statements: list[dict[str, Any]]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when there is nothing to attest (the tree is unverified), else 0."""
+        return ExitCode.OK if self.statements else ExitCode.CHECK_FAILED
 
 
 def attest_tree(repo: Repository, *, rev: str) -> Attestations:

@@ -24,7 +24,7 @@ def _dispatch(args: list[str], argv: list[str] | None) -> int:
     from gitcorrex.cli.head_start import HeadStart
 
     with HeadStart.for_args(args) as head_start:
-        code = run_fast(args)
+        code = run_fast(args, head_start)
         if code is None:
             from gitcorrex.cli.root import run
 

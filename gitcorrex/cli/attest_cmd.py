@@ -29,5 +29,4 @@ def attest(rev: str, output_format: str) -> int:
     if not result.statements:
         click.echo(f"git correx: no verification recorded on {rev}'s tree {result.tree}: "
                    "nothing to attest", err=True)
-        return 1
-    return 0
+    return result.exit_code

@@ -30,4 +30,4 @@ def doctor(as_json: bool) -> int:
                        f"{finding.message}{fix}")
         click.echo("git will run the manifest check" if report.ok
                    else "git will NOT run the manifest check everywhere (see FAIL above)")
-    return 0 if report.ok else 1
+    return report.exit_code

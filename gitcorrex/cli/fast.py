@@ -1,5 +1,6 @@
 """Click-free paths for the commands hooks, agents and orchestrators run most:
-`git correx state [--json]` and `git correx session status [ID] [--json]`.
+`git correx state [--json]`, `git correx session status [ID] [--json]` and the plain forms
+of `git correx verify` (`cli/verify_run.py`).
 
 Importing click costs ~35 ms, a sixth of keying a 50,000-file workspace; for exactly these
 argument lists the root group would do nothing but parse them, so we skip it. Every other
@@ -17,15 +18,25 @@ from pathlib import Path
 
 from gitcorrex.errors import ExitCode
 
+TYPE_CHECKING = False  # no `typing` at run time on the start-up path
+if TYPE_CHECKING:
+    from gitcorrex.cli.head_start import HeadStart
+
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 SESSION_STATUS = ("session", "status")
 HOOK_RUN = ("hook", "run")
 AGENT_HOOK = ("assess", "--hook")
 AGENT_VALUE_OPTIONS = {"--session": "session", "--stage": "stage"}
+VERIFY_VALUES = {"--stage": "stage", "--expect": "expect", "--session": "session"}
+VERIFY_FLAGS = {"--quiet": "quiet", "-q": "quiet", "--reuse": "reuse",
+                "--isolated": "isolated", "--json": "as_json"}
 
 
-def run_fast(args: Sequence[str]) -> int | None:
-    """The exit code when `args` is a fast-path form; None to let click handle them."""
+def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | None:
+    """The exit code when `args` is a fast-path form; None to let click handle them.
+    `head_start` is verify's scan, begun before anything else was imported."""
+    if tuple(args[:1]) == ("verify",):
+        return verify(args[1:], head_start)
     if tuple(args[:2]) == HOOK_RUN and len(args) > 2 and not {"-h", "--help"} & set(args):
         from gitcorrex.cli.hook_run import run_hook  # every commit runs it: no click
 
@@ -41,6 +52,28 @@ def run_fast(args: Sequence[str]) -> int | None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return ExitCode.OK
+
+
+def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
+    """`verify` with only the options in VERIFY_VALUES and VERIFY_FLAGS, each at most once
+    (no `--opt=value`, no `--artifact`, no help: click parses and reports those)."""
+    values: dict[str, str] = {}
+    flags: set[str] = set()
+    options = list(rest)
+    while options:
+        option = options.pop(0)
+        if option in VERIFY_FLAGS and VERIFY_FLAGS[option] not in flags:
+            flags.add(VERIFY_FLAGS[option])
+        elif option in VERIFY_VALUES and options and VERIFY_VALUES[option] not in values:
+            values[VERIFY_VALUES[option]] = options.pop(0)
+        else:
+            return None
+    from gitcorrex.cli.verify_run import run_verify
+
+    return run_verify(head_start, stage=values.get("stage"), expect=values.get("expect"),
+                      session=values.get("session"), reuse="reuse" in flags,
+                      isolated="isolated" in flags, artifacts=(), quiet="quiet" in flags,
+                      as_json="as_json" in flags)
 
 
 def log(rest: Sequence[str]) -> int | None:
@@ -65,9 +98,9 @@ def session_status(rest: Sequence[str]) -> int | None:
     """`session status [ID] [--json]` when the light path can answer, else None."""
     import os
 
-    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
+    from gitcorrex.cli.session_render import render_status, status_json
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.session.status_light import status_document
+    from gitcorrex.session.status_light import status_document, status_exit_code
 
     as_json = "--json" in rest
     ids = [arg for arg in rest if arg != "--json"]

@@ -37,7 +37,7 @@ def lint(stage: str | None, as_json: bool) -> int:
         for finding in report.findings:
             click.echo(_line(finding))
         click.echo(report.summary)
-    return 1 if report.errors else 0
+    return report.exit_code
 
 
 def _line(finding: Finding) -> str:

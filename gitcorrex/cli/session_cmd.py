@@ -37,8 +37,8 @@ def status(session_id: str | None, as_json: bool) -> int:
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
     """
-    from gitcorrex.cli.session_render import render_status, status_exit_code, status_json
-    from gitcorrex.session.status_light import status_document
+    from gitcorrex.cli.session_render import render_status, status_json
+    from gitcorrex.session.status_light import status_document, status_exit_code
 
     repo = open_repo()
     chosen = selected(repo, session_id)

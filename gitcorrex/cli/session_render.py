@@ -35,8 +35,3 @@ def render_status(document: dict[str, Any]) -> str:
     lines += [f"  problem: event {p['event'][:12]} ({p['kind']}): {p['reason']}"
               for p in state["problems"]]
     return "\n".join(lines) + "\n"
-
-
-def status_exit_code(document: dict[str, Any]) -> int:
-    """1 when the session is invalid (a malformed event: nothing may advance), else 0."""
-    return 1 if document["state"]["status"] == "invalid" else 0

@@ -44,5 +44,4 @@ def sync(remote: str, compact: bool, as_json: bool) -> int:
                    f"them already, `git push --force {result.remote} "
                    f"{result.tracking}:{result.ref}-writers/<its correx.writer>`), then sync "
                    "again", err=True)
-        return 1
-    return 0
+    return result.exit_code

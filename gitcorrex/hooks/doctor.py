@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gitcorrex.errors import ExitCode
 from gitcorrex.git.hookdirs import list_worktrees
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
@@ -43,6 +44,11 @@ class DoctorReport:
     @property
     def ok(self) -> bool:
         return not any(finding.level == FAIL for finding in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when some hook would not run (or would fail every commit), else 0."""
+        return ExitCode.OK if self.ok else ExitCode.CHECK_FAILED
 
     def as_dict(self) -> dict[str, object]:
         return {"ok": self.ok, "findings": [finding.as_dict() for finding in self.findings]}

@@ -20,7 +20,6 @@ from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.repository import Repository
-from gitcorrex.ledger.session_folds import store_session_folds
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_kinds import KNOWN_KINDS
 from gitcorrex.model.events import (
@@ -216,7 +215,10 @@ def append_events(
         )
         if new_tip is not None:
             ledger_pack.note_appended(repo, new_tip, len(events), every=pack_every)
-            store_session_folds(repo, view.scanned_after, new_tip, appends, events)
+            if any(event.session for event in events):  # the fold's models load only here
+                from gitcorrex.ledger.session_folds import store_session_folds
+
+                store_session_folds(repo, view.scanned_after, new_tip, appends, events)
             return events
         time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
     raise _contention_error(repo, ref, max_attempts)

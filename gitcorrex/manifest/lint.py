@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import pathspec
 
-from gitcorrex.errors import ConfigError, UsageError
+from gitcorrex.errors import ConfigError, ExitCode, UsageError
 from gitcorrex.git.changes import tree_changes
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree
@@ -51,6 +51,11 @@ class LintReport(Record):
     @property
     def warnings(self) -> int:
         return sum(f.severity == "warning" for f in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        """1 on errors; warnings alone pass."""
+        return ExitCode.CHECK_FAILED if self.errors else ExitCode.OK
 
     @property
     def summary(self) -> str:

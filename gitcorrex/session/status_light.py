@@ -84,3 +84,8 @@ def _fold_now(repo: Repository, session: str, blobs: list[str]) -> dict[str, Any
 def _where(repo: Repository) -> Path:
     """Where git runs: the work tree (its own config counts), else the git dir."""
     return repo.work_tree or repo.git_dir
+
+
+def status_exit_code(document: dict[str, Any]) -> int:
+    """1 when the session is invalid (a malformed event: nothing may advance), else 0."""
+    return 1 if document["state"]["status"] == "invalid" else 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gitcorrex.errors import ExitCode
 from gitcorrex.sync.conflicts import SeqConflict
 
 
@@ -36,6 +37,11 @@ class SyncResult:
     @property
     def attempts(self) -> int:
         return self.rounds
+
+    @property
+    def exit_code(self) -> int:
+        """1 on a seq conflict (nothing merged or pushed), else 0."""
+        return ExitCode.CHECK_FAILED if self.conflicts else ExitCode.OK
 
     def as_dict(self) -> dict[str, object]:
         return {"remote": self.remote, "ref": self.ref, "tracking": self.tracking,

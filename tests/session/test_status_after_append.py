@@ -95,3 +95,16 @@ def test_a_view_that_never_read_a_note_continues_nothing(locked) -> None:
     root, session = locked
     view = ledger.LedgerView(discover_with_git(root), None)
     assert view.scanned_after(session_object_oid(session), b"x\n") is None
+
+
+
+def test_the_ledger_loads_no_fold_until_a_session_note_is_written(locked) -> None:
+    """A plain `verify` records no session event: the fold's modules stay unloaded."""
+    root, _ = locked
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    code = ("import sys\nfrom gitcorrex import ledger\n"
+            "print(sorted(m for m in sys.modules if m.startswith('gitcorrex.replay')),"
+            " file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.stderr.strip().splitlines()[-1] == "[]", proc.stderr
