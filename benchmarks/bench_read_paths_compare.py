@@ -12,9 +12,10 @@ command with each version in turn (the order alternates per run, so drift hits b
 
 `log` and `session status` keep their folded results in `<git dir>/correx/folds/`; each is
 timed warm (as an orchestrator polling meets it) and cold (that directory removed before
-every run, so the fold itself runs). Prints medians with min-max spread, in ms, and the
-load average before and after. Exits 1 when a median of `--after` exceeds `--before` by
-more than `--tolerance` (default 5 %). Usage:
+every run, so the fold itself runs). Prints wall medians with min-max spread and CPU
+medians (user + system of the whole process tree, which a loaded machine moves far less),
+in ms, and the load average before and after. Exits 1 when both medians of `--after`
+(wall and CPU) exceed `--before`'s by more than `--tolerance` (default 5 %). Usage:
 
     python benchmarks/bench_read_paths_compare.py --before /tmp/before-venv/bin/python \\
         --after /tmp/after-venv/bin/python [--runs 7] [--files 50000]
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -88,23 +90,27 @@ def cases(where: dict[str, Path]) -> list[tuple[str, Path, list[str], bool]]:
     ]
 
 
-def run_once(argv: list[str], cwd: Path, cold: bool) -> float:
-    """Wall seconds of one whole process; a failure stops the benchmark."""
+def run_once(argv: list[str], cwd: Path, cold: bool) -> tuple[float, float]:
+    """Wall and CPU seconds of one whole process; a failure stops the benchmark."""
     if cold:
         shutil.rmtree(cwd / ".git" / "correx" / "folds", ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if proc.returncode not in (0, 1):  # log/status exit 1 on a failing tree: still timed
         raise RuntimeError(f"{argv} in {cwd} exited {proc.returncode}: {proc.stderr.decode()}")
-    return elapsed
+    return elapsed, cpu
 
 
 def measure(versions: dict[str, list[str]], runs: int,
-            plan: list[tuple[str, Path, list[str], bool]]) -> dict[tuple[str, str], list[float]]:
+            plan: list[tuple[str, Path, list[str], bool]]
+            ) -> dict[tuple[str, str], list[tuple[float, float]]]:
     """Interleaved: per run, per case, each version once (order alternating by run)."""
-    times: dict[tuple[str, str], list[float]] = {}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     names = list(versions)
     for _name, cwd, args, cold in plan:  # one warm-up each
         for version in names:
@@ -118,17 +124,22 @@ def measure(versions: dict[str, list[str]], runs: int,
     return times
 
 
-def report(times: dict[tuple[str, str], list[float]], cases_: list[str], runs: int,
-           tolerance: float, say: Callable[[str], None]) -> bool:
-    """The table; False when an `after` median is slower than `before` beyond tolerance."""
-    say("| command | before median ms (min-max) | after median ms (min-max) | after/before |")
-    say("|---|---:|---:|---:|")
+def report(times: dict[tuple[str, str], list[tuple[float, float]]], cases_: list[str],
+           runs: int, tolerance: float, say: Callable[[str], None]) -> bool:
+    """The table; False when an `after` median (wall or CPU) is slower than `before`'s
+    beyond tolerance."""
+    say("| command | before wall ms (min-max) | after wall ms (min-max) | after/before "
+        "| before CPU ms | after CPU ms | after/before CPU |")
+    say("|---|---:|---:|---:|---:|---:|---:|")
     ok = True
     for name in cases_:
         before, after = times[(name, "before")], times[(name, "after")]
-        ratio = median(after) / median(before)
-        ok = ok and ratio <= 1 + tolerance
-        say(f"| {name} | {_cell(before)} | {_cell(after)} | {ratio:.2f} |")
+        walls = [[wall for wall, _ in samples] for samples in (before, after)]
+        cpus = [median([cpu for _, cpu in samples]) for samples in (before, after)]
+        ratio, cpu_ratio = median(walls[1]) / median(walls[0]), cpus[1] / max(cpus[0], 1e-9)
+        ok = ok and min(ratio, cpu_ratio) <= 1 + tolerance
+        say(f"| {name} | {_cell(walls[0])} | {_cell(walls[1])} | {ratio:.2f} "
+            f"| {cpus[0] * 1000:.0f} | {cpus[1] * 1000:.0f} | {cpu_ratio:.2f} |")
     say(f"\nmedian of {runs} interleaved runs per cell; tolerance {tolerance:.0%}")
     return ok
 
