@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gitcorrex.model.schemas import all_schemas
+from gitcorrex.model.schemas import all_schemas, kind_names_source
 
 HERE = Path(__file__).resolve().parent
+KIND_NAMES = HERE.parent / "gitcorrex" / "model" / "kind_names.py"
 
 
 def render(schema: dict[str, object]) -> str:
@@ -22,6 +23,8 @@ def main() -> None:
     for name, schema in all_schemas().items():
         (HERE / name).write_text(render(schema))
         print(f"wrote schemas/{name}")
+    KIND_NAMES.write_text(kind_names_source())
+    print(f"wrote {KIND_NAMES.relative_to(HERE.parent)}")
 
 
 if __name__ == "__main__":

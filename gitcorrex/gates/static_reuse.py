@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
+from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.gates import StaticAnalysisCompleted
 
@@ -27,7 +28,7 @@ def find_clean_static(repo: Repository, state_key: str, profile: str,
 
 def _is_clean_run(event: RecordedEvent, profile: str, argvs: list[list[str]],
                   state_key: str) -> bool:
-    run = event.payload()
+    run = payload_of(event)
     return (isinstance(run, StaticAnalysisCompleted) and run.clean and run.skipped is None
             and run.profile == profile and run.state_after == state_key
             and [command.argv for command in run.commands] == argvs)

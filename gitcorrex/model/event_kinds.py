@@ -7,9 +7,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, ValidationError
 
 from gitcorrex.model.assessment import AssessmentFields
+from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.gates import (
     ArtifactsChecked,
     BriefEchoMismatch,
@@ -96,3 +97,15 @@ def payload_reader(kinds: frozenset[str]) -> TypeAdapter[EventPayload]:
         return TypeAdapter(members[0])
     union = Annotated[Union[members], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
     return TypeAdapter(union)
+
+
+def payload_of(event: RecordedEvent) -> EventPayload | None:
+    """An event's kind fields read into its kind's payload class, to match on; None for
+    an unknown kind or fields that do not fit it (nothing unreadable is used)."""
+    if event.kind not in KNOWN_KINDS:
+        return None
+    try:
+        return payload_reader(frozenset({event.kind})).validate_python(
+            event.model_dump(mode="json"))
+    except ValidationError:
+        return None

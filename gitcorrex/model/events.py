@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from gitcorrex.model.record import EventPayload, Record
+from gitcorrex.model.record import Record
 from gitcorrex.model.session_object import SESSION_ID_PATTERN
 from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
 from gitcorrex.model.session_object import session_object_bytes as session_object_bytes
@@ -63,20 +63,6 @@ class RecordedEvent(BaseModel):
     state_key: str | None = None
     actor: Actor
     tool: ToolVersions
-
-    def payload(self) -> EventPayload | None:
-        """The kind fields read into the kind's payload class, to match on; None for an
-        unknown kind or fields that do not fit it."""
-        # event_kinds imports every payload module, and each of them imports this one
-        from gitcorrex.model.event_kinds import KNOWN_KINDS, payload_reader
-
-        if self.kind not in KNOWN_KINDS:
-            return None
-        try:
-            return payload_reader(frozenset({self.kind})).validate_python(
-                self.model_dump(mode="json"))
-        except ValidationError:
-            return None
 
     def field(self, name: str) -> object:
         """A kind-specific field, or None when this event does not carry it."""

@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from gitcorrex.model.canonical import canonical_json, content_id
-from gitcorrex.model.event_kinds import KNOWN_KINDS, payload_reader
 from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
+from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
@@ -220,6 +220,8 @@ class TypedEvent(NamedTuple):
 def typed_events(entries: Iterable[LedgerEntry], kinds: Collection[str]) -> list[TypedEvent]:
     """The entries of `kinds` (in the given order), each payload validated; lines of other
     kinds are not parsed at all: a reader pays only for the kinds it asks for."""
+    from gitcorrex.model.event_kinds import payload_reader  # every model: only when asked
+
     wanted = frozenset(kinds) & KNOWN_KINDS
     if not wanted:
         return []

@@ -56,6 +56,23 @@ def _merge(kind: str, fields_model: type[BaseModel]) -> type[BaseModel]:
     return create_model(kind, __config__=ConfigDict(extra="forbid"), **definitions)
 
 
+KIND_NAMES_DOC = '''\"\"\"The known kinds' names alone, generated from the payload classes by
+`python schemas/generate.py` (tests/model/test_schemas.py fails when it is stale).
+
+The ledger checks every line's kind against them; importing the classes themselves costs
+every model (~15 ms CPU idle, ~40 ms loaded), which the read paths that scan lines without
+parsing payloads (`log`, `replay --json`) need not pay.
+\"\"\"
+'''
+
+
+def kind_names_source() -> str:
+    """The text of `gitcorrex/model/kind_names.py`."""
+    names = "".join(f'    "{kind}",\n' for kind in sorted(KIND_FIELDS))
+    return (f"{KIND_NAMES_DOC}\nfrom __future__ import annotations\n\n"
+            f"KNOWN_KINDS = frozenset({{\n{names}}})\n")
+
+
 def all_schemas() -> dict[str, dict[str, Any]]:
     """`<kind>.v1.json` → schema, for every kind this version writes with a typed model."""
     return {f"{kind}.v1.json": event_schema(kind) for kind in sorted(KIND_FIELDS)}

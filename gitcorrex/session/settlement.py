@@ -28,6 +28,7 @@ from gitcorrex.gates.outcome import GateOutcome
 from gitcorrex.gates.usecase import GateRequest, run_gates
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
+from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import typed_events
 from gitcorrex.model.profile import Profile
@@ -177,7 +178,7 @@ def _said(outcome: VerifyOutcome, events: list[RecordedEvent]) -> VerifyOutcome:
 def describe(event: RecordedEvent) -> str:
     """One line per settling event, for the terminal."""
     step = event.step
-    match event.payload():
+    match payload_of(event):
         case StepVerifiedFields():
             return f"step {step} verified"
         case StepFailedFields(part=part, attempts=attempts, max_attempts=most, route=route):
@@ -197,7 +198,7 @@ def _feedback(outcome: VerifyOutcome) -> str:
 
 
 def _reason(event: RecordedEvent) -> str | None:
-    observed = event.payload()
+    observed = payload_of(event)
     if isinstance(observed, VerificationFields) and observed.reason is not None:
         return observed.reason.value
     return None
@@ -210,7 +211,7 @@ def _failing_part(event: RecordedEvent) -> str:
 
 
 def _ran(event: RecordedEvent) -> list[CommandRecord]:
-    observed = event.payload()
+    observed = payload_of(event)
     listed = observed.commands if isinstance(observed, VerificationFields) else []
     return [c for c in listed if c.stop_reason is not StopReason.SKIPPED]
 

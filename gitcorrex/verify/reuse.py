@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import Result, VerificationFields
@@ -17,14 +18,14 @@ def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
     candidates = [
         event for event in events
         if event.kind == VerificationFields.KIND and event.state_key == state_key
-        and _is_pass_of(event.payload(), wanted)
+        and _is_pass_of(payload_of(event), wanted)
     ]
     return max(candidates, key=lambda event: (event.at, event.id), default=None)
 
 
 def original_of(event: RecordedEvent) -> str:
     """Cite the observation that actually ran, not another reuse of it."""
-    payload = event.payload()
+    payload = payload_of(event)
     if isinstance(payload, VerificationFields) and payload.reused_from is not None:
         return payload.reused_from
     return event.id

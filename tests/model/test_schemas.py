@@ -46,3 +46,11 @@ def test_a_recorded_observation_fits_its_schema_exactly(
     event = json.loads(shown.stdout)["events"][0]
     kind = event["kind"]
     _merge(kind, KIND_FIELDS[kind]).model_validate(event)  # extra="forbid": nothing undocumented
+
+
+def test_committed_kind_names_are_current() -> None:
+    """The light read paths' copy of the kind names is generated, never edited."""
+    from gitcorrex.model.schemas import kind_names_source
+
+    committed = (SCHEMAS.parent / "gitcorrex" / "model" / "kind_names.py").read_text()
+    assert committed == kind_names_source(), "run `python schemas/generate.py`"
