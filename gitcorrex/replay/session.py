@@ -165,19 +165,19 @@ def _observed(state: _Fold, event: FoldEvent) -> None:
 
 
 def _step_started(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepStartedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
+    found = _step_fields(state, event, StepStartedFields)
+    if found is None:
         return
+    fields, step_id = found
     state.steps.setdefault(step_id, _Step()).status = StepStatus.ACTIVE
     state.active, state.writes = step_id, list(fields.writes)
 
 
 def _step_verified(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepVerifiedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
+    found = _step_fields(state, event, StepVerifiedFields)
+    if found is None:
         return
+    fields, step_id = found
     step = state.steps.setdefault(step_id, _Step())
     step.status, step.attempts = StepStatus.VERIFIED, fields.attempts
     step.verified_by, step.build_claim = fields.observation, fields.build_claim
@@ -190,14 +190,24 @@ def _step_verified(state: _Fold, event: FoldEvent) -> None:
 
 
 def _step_failed(state: _Fold, event: FoldEvent) -> None:
-    fields = _payload(state, event, StepFailedFields)
-    step_id = _step_id(state, event)
-    if fields is None or step_id is None:
+    found = _step_fields(state, event, StepFailedFields)
+    if found is None:
         return
+    fields, step_id = found
     step = state.steps.setdefault(step_id, _Step())
     step.status, step.attempts = StepStatus.FAILED, fields.attempts
     step.max_attempts = max(step.max_attempts or 0, fields.max_attempts)
     step.last_failure, step.feedback = fields.observation, fields.feedback
+
+
+def _step_fields(state: _Fold, event: FoldEvent, model: type[BaseModel]
+                 ) -> tuple[Any, str] | None:
+    """A step event's fields and its step; None (each flaw a problem) when either is missing."""
+    fields = _payload(state, event, model)
+    step_id = _step_id(state, event)
+    if fields is None or step_id is None:
+        return None
+    return fields, step_id
 
 
 def _step_id(state: _Fold, event: FoldEvent) -> str | None:
