@@ -165,22 +165,19 @@ def _observed(state: _Fold, event: FoldEvent) -> None:
 
 
 def _step_started(state: _Fold, event: FoldEvent) -> None:
-    found = _step_fields(state, event, StepStartedFields)
-    if found is None:
-        return
-    fields, step_id = found
-    state.steps.setdefault(step_id, _Step()).status = StepStatus.ACTIVE
-    state.active, state.writes = step_id, list(fields.writes)
+    found = _step_event(state, event, StepStartedFields, StepStatus.ACTIVE)
+    if found is not None:
+        fields, step_id, _ = found
+        state.active, state.writes = step_id, list(fields.writes)
 
 
 def _step_verified(state: _Fold, event: FoldEvent) -> None:
-    found = _step_fields(state, event, StepVerifiedFields)
+    found = _step_event(state, event, StepVerifiedFields, StepStatus.VERIFIED)
     if found is None:
         return
-    fields, step_id = found
-    step = state.steps.setdefault(step_id, _Step())
-    step.status, step.attempts = StepStatus.VERIFIED, fields.attempts
-    step.verified_by, step.build_claim = fields.observation, fields.build_claim
+    fields, step_id, step = found
+    step.attempts, step.verified_by = fields.attempts, fields.observation
+    step.build_claim = fields.build_claim
     if state.active == step_id:
         state.active, state.writes = None, []
     if not fields.build_claim and event.state_key is not None:
@@ -190,24 +187,26 @@ def _step_verified(state: _Fold, event: FoldEvent) -> None:
 
 
 def _step_failed(state: _Fold, event: FoldEvent) -> None:
-    found = _step_fields(state, event, StepFailedFields)
+    found = _step_event(state, event, StepFailedFields, StepStatus.FAILED)
     if found is None:
         return
-    fields, step_id = found
-    step = state.steps.setdefault(step_id, _Step())
-    step.status, step.attempts = StepStatus.FAILED, fields.attempts
+    fields, _, step = found
     step.max_attempts = max(step.max_attempts or 0, fields.max_attempts)
+    step.attempts = fields.attempts
     step.last_failure, step.feedback = fields.observation, fields.feedback
 
 
-def _step_fields(state: _Fold, event: FoldEvent, model: type[BaseModel]
-                 ) -> tuple[Any, str] | None:
-    """A step event's fields and its step; None (each flaw a problem) when either is missing."""
+def _step_event(state: _Fold, event: FoldEvent, model: type[BaseModel], status: StepStatus
+                ) -> tuple[Any, str, _Step] | None:
+    """A step event's fields, its step id and the step, which now has `status`; None (each
+    flaw a problem, the step untouched) when the fields or the step id are missing."""
     fields = _payload(state, event, model)
     step_id = _step_id(state, event)
     if fields is None or step_id is None:
         return None
-    return fields, step_id
+    step = state.steps.setdefault(step_id, _Step())
+    step.status = status
+    return fields, step_id, step
 
 
 def _step_id(state: _Fold, event: FoldEvent) -> str | None:
