@@ -3,8 +3,8 @@
     entries        __main__ → cli → mcp_server → api, agents
     hooks          the checks git's hooks run (agents reuse them)
     orchestration  session/ (settlement, lock, re-plan)
-    capabilities   gates, manifest, plan, review, sync, attest, demo
-    services       symbols, verify (capabilities build on them)
+    capabilities   gates, manifest, plan, review, sync, attest, demo, verify
+    services       symbols, runner (capabilities build on them)
     ledger         ledger/, ledger_blobs.py and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
@@ -36,9 +36,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
     ("ledger", frozenset({"ledger", "ledger_blobs"})),
-    ("services", frozenset({"symbols", "verify"})),
+    ("services", frozenset({"symbols", "runner"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
-                                "demo"})),
+                                "demo", "verify"})),
     ("orchestration", frozenset({"session"})),
     ("hooks", frozenset({"hooks"})),
     ("adapters", frozenset({"api", "agents"})),
@@ -48,7 +48,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 )
 LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
-SUBPROCESS_ALLOWED = {"git/process.py", "verify/runner.py", "demo/script.py",
+SUBPROCESS_ALLOWED = {"git/process.py", "runner/command.py", "demo/script.py",
                       "hooks/interpreter.py"}
 
 

@@ -23,8 +23,7 @@ from gitcorrex.model.gates import StaticCommandRecord
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.verification import OutputEvidence, StopReason
 from gitcorrex.profiles.selection import resolve_command
-from gitcorrex.verify.evidence import passed
-from gitcorrex.verify.runner import CommandOutcome, run_command
+from gitcorrex.runner.command import CommandOutcome, passed, run_command
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Built on the official SDK (`mcp` 2.x, `mcp.server.MCPServer`), an optional extra
 `pip install 'git-correx[mcp]'`. In stdio mode nothing but protocol messages may reach
 stdout: the SDK claims the process's stdout for the protocol and diverts `sys.stdout`,
 and every command a tool runs gets stdin from /dev/null and its output through a pipe
-(verify/runner.py, git/process.py). Tools take names, never commands: `verify` runs the
+(runner/command.py, git/process.py). Tools take names, never commands: `verify` runs the
 profile's expectation (optionally another expectation the profile names), so an agent can
 never pass a shell command. Errors are the tool's error result, with the hint.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.verification import CommandRecord, OutputEvidence, StopReason
 from gitcorrex.profiles.selection import ResolvedCommand
-from gitcorrex.verify.runner import CommandOutcome
+from gitcorrex.runner.command import CommandOutcome
 
 
 def command_record(command: ResolvedCommand, outcome: CommandOutcome,
@@ -35,8 +35,3 @@ def skipped_record(command: ResolvedCommand) -> CommandRecord:
     return CommandRecord(name=command.name, argv=list(command.argv), digest=command.digest,
                          exit_code=None, signal=None, stop_reason=StopReason.SKIPPED,
                          duration_ms=0, output=None)
-
-
-def passed(outcome: CommandOutcome) -> bool:
-    """Only a normal exit with status 0 passes."""
-    return outcome.stop_reason == "exit" and outcome.exit_code == 0

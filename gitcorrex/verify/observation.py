@@ -20,11 +20,11 @@ from gitcorrex.model.verification import (
     VerificationFields,
 )
 from gitcorrex.profiles.selection import ResolvedCommand, Selection
+from gitcorrex.runner.command import CommandOutcome
 from gitcorrex.verify.evidence import command_record, skipped_record
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.reuse import original_of
 from gitcorrex.verify.run_commands import CommandsRun, SetupRun
-from gitcorrex.verify.runner import CommandOutcome
 from gitcorrex.verify.summary import baseline_tree, summarize
 
 MAX_CHANGED_PATHS = 1000

@@ -12,9 +12,8 @@ from pathlib import Path
 
 from gitcorrex.model.verification import Reason
 from gitcorrex.profiles.selection import ResolvedCommand, Selection
-from gitcorrex.verify.evidence import passed
+from gitcorrex.runner.command import CommandOutcome, passed, run_command
 from gitcorrex.verify.outcome import VerifyProgress
-from gitcorrex.verify.runner import CommandOutcome, run_command
 
 UNAVAILABLE_STOPS = {"not_found": Reason.COMMAND_NOT_FOUND, "timeout": Reason.TIMEOUT}
 

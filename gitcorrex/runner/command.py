@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitcorrex.verify.capture import OutputCapture
+from gitcorrex.runner.capture import OutputCapture
 
 KILL_GRACE_S = 3.0
 LINGER_S = 0.5
@@ -35,6 +35,11 @@ class CommandOutcome:
     output_size: int
     output_sha256: str
     truncated: bool
+
+
+def passed(outcome: CommandOutcome) -> bool:
+    """Only a normal exit with status 0 passes."""
+    return outcome.stop_reason == "exit" and outcome.exit_code == 0
 
 
 def run_command(argv: Sequence[str], *, cwd: Path, timeout_s: float,

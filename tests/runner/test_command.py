@@ -6,7 +6,7 @@ import hashlib
 import time
 from pathlib import Path
 
-from gitcorrex.verify.runner import run_command
+from gitcorrex.runner.command import run_command
 
 BIG = "import sys; sys.stdout.write(''.join(f'line {i:05d}\\n' for i in range(10000)))"
 EXPECTED_BIG = "".join(f"line {i:05d}\n" for i in range(10000)).encode()
