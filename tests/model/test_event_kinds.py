@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 
 import gitcorrex.model
 from gitcorrex.model.event_kinds import KNOWN_KINDS, PAYLOAD_BY_KIND, PAYLOAD_TYPES
@@ -26,7 +27,9 @@ def _all_payload_classes() -> set[type[EventPayload]]:
     while todo:
         for sub in todo.pop().__subclasses__():
             todo.append(sub)
-            if sub.__module__.startswith("gitcorrex.model."):
+            module = sys.modules.get(sub.__module__)
+            if sub.__module__.startswith("gitcorrex.model.") \
+                    and getattr(module, sub.__name__, None) is sub:  # not a line class
                 found.add(sub)
     return found - {SparsePayload}
 
