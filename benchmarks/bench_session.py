@@ -22,6 +22,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from append_event import observation
 from common import correx_script, cpu_table, git, markdown_table, median, time_commands_cpu
 from raw_events import raw_draft
 
@@ -71,7 +72,7 @@ def build(root: Path, events: int) -> None:
     attempt = 0
     while len(drafts) < events:
         attempt += 1
-        drafts.append(_draft("workspace_verification_observed", tree, _observation(tree)))
+        drafts.append(_draft("workspace_verification_observed", tree, observation(tree)))
         drafts.append(_draft("step_failed", tree, {
             "observation": "o" * 64, "result": "fail", "reason": None,
             "feedback": "FAILED: test_app expected 3, got 4\n" * 20, "output_blob": None,
@@ -86,18 +87,6 @@ def _draft(kind: str, tree: str, fields: dict[str, Any], *, step: str | None = N
            subjects: tuple[str, ...] = ()) -> EventDraft:
     return raw_draft(kind=kind, subjects=subjects, session=SESSION, stage="implement",
                       step=step, state_key=tree, fields=fields)
-
-
-def _observation(tree: str) -> dict[str, Any]:
-    command = {"name": "test", "argv": ["python3", "-m", "pytest", "-q"], "digest": "d" * 64,
-               "exit_code": 1, "signal": None, "stop_reason": "exit", "duration_ms": 812,
-               "output": {"size": 4096, "sha256": "s" * 64, "tail": "F" * 1024, "blob": None,
-                          "truncated": False}}
-    return {"expectation": "test", "result": "fail", "reason": None, "missing_path": None,
-            "commands": [command, {**command, "name": "lint"}], "writes": ["src/**"],
-            "state_after": tree, "head_tree": tree, "changed_paths": ["src/app.py"],
-            "changed_paths_omitted": 0, "profile": tree, "isolated": False,
-            "reused_from": None}
 
 
 def cpu_seconds(argv: list[str], runs: int, cwd: Path) -> float:
