@@ -8,12 +8,11 @@ starting a git per object or importing libgit2 (~100 ms).
 
 from __future__ import annotations
 
-import subprocess
 from contextlib import suppress
 from pathlib import Path
 
-from gitcorrex.errors import GitCommandError, UnavailableError
-from gitcorrex.git.process import decode_path, git_environment
+from gitcorrex.errors import GitCommandError
+from gitcorrex.git.process import decode_path, start_git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,13 +37,7 @@ class ObjectReader:
     an expression naming nothing reads as None. Close it (or use `with`)."""
 
     def __init__(self, cwd: Path) -> None:
-        try:
-            self._proc = subprocess.Popen(["git", *ARGS], cwd=cwd, env=git_environment(),
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE)
-        except FileNotFoundError as exc:
-            raise UnavailableError("the git binary was not found on PATH",
-                                   hint="install git 2.31 or newer") from exc
+        self._proc = start_git(ARGS, cwd=cwd)
 
     def read(self, expression: str) -> StoredObject | None:
         """The object `expression` names; None when it names none (missing, ambiguous)."""

@@ -67,6 +67,19 @@ def run_git(
     return result
 
 
+def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
+    """Start `git ARGS` with pipes on all three streams, for a conversation with a
+    long-running git (`cat-file --batch`); the caller writes, reads and waits."""
+    try:
+        return subprocess.Popen(["git", *args], cwd=cwd, env=git_environment(),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except FileNotFoundError as exc:
+        raise UnavailableError(
+            "the git binary was not found on PATH", hint="install git 2.31 or newer"
+        ) from exc
+
+
 def git_environment(env: Mapping[str, str] | None = None,
                     unset: Sequence[str] = ()) -> dict[str, str]:
     """Ours plus `env`, minus `unset`, with git's messages in the C locale (we parse them)."""
