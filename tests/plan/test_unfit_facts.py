@@ -9,31 +9,15 @@ route.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from gitcorrex.plan.load import load_plan
 from tests.conftest import CliResult
+from tests.console_script import git_correx as correx
 from tests.plan.conftest import fixture, parse
 from tests.unfit_lines import unfit
 
 PLAN = fixture("atomic_step.toml")
-SCRIPT = Path(sys.executable).parent / "git-correx"
-
-
-def correx(root: Path, *args: str, env: dict[str, str] | None = None) -> CliResult:
-    """`git correx ARGS` as a user runs it: git finds the console script on PATH."""
-    if not SCRIPT.exists():  # pragma: no cover - the test venv installs the package
-        pytest.skip(f"no console script at {SCRIPT}")
-    env = {**os.environ, **(env or {}),
-           "PATH": f"{SCRIPT.parent}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(["git", "correx", *args], cwd=root, env=env, capture_output=True,
-                          text=True, check=False, timeout=120)
-    return CliResult(proc.returncode, proc.stdout, proc.stderr)
 
 
 def ok(root: Path, *args: str, env: dict[str, str] | None = None) -> CliResult:
