@@ -8,7 +8,6 @@ or foreign writer could: the line is no validation, authorization, grounding or 
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -16,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.model.canonical import canonical_json, content_id
 from gitcorrex.plan.load import load_plan
-from tests.conftest import CliResult, git
+from tests.conftest import CliResult
 from tests.plan.conftest import fixture, parse
+from tests.unfit_lines import unfit
 
 PLAN = fixture("atomic_step.toml")
 SCRIPT = Path(sys.executable).parent / "git-correx"
@@ -41,41 +40,37 @@ def ok(root: Path, *args: str) -> CliResult:
     return result
 
 
-def unfit(root: Path, kind: str, **fields: object) -> None:
+def unfit_plan_line(root: Path, kind: str, **fields: object) -> None:
     """Rewrite the plan note's `kind` line with `fields` that do not fit its class."""
-    subject = load_plan(PLAN).identity
-    lines = git(root, "notes", "--ref=correx", "show", subject).splitlines()
-    [index] = [i for i, line in enumerate(lines) if json.loads(line)["kind"] == kind]
-    body = {**json.loads(lines[index]), **fields}
-    body["id"] = content_id(body)
-    lines[index] = canonical_json(body)
-    note = root.parent / "note.txt"
-    note.write_text("\n".join(lines) + "\n")
-    git(root, "notes", "--ref=correx", "add", "-f", "-F", str(note), subject)
+    unfit(root, load_plan(PLAN).identity, kind, **fields)
 
 
-def lock_missing(root: Path) -> set[str]:
-    """Ground and verify the current state, then `plan lock`: the codes it says are missing."""
+def lock_missing(root: Path) -> dict[str, str]:
+    """Ground and verify the current state, then `plan lock`: code → message of each
+    missing fact."""
     ok(root, "plan", "ground", str(PLAN))
     ok(root, "verify", "--expect", "full", "--quiet")
     result = correx(root, "plan", "lock", str(PLAN), "--json")
     assert result.code == 1, result
     document = parse(result)
     assert not document["locked"] and document["events"] == []
-    return {m["code"] for m in document["missing"]}
+    return {m["code"]: m["message"] for m in document["missing"]}
 
 
 def test_a_validation_line_that_does_not_fit_does_not_count_as_validated(
         plan_repo: Path) -> None:
     ok(plan_repo, "plan", "authorize", str(PLAN))
     ok(plan_repo, "plan", "validate", str(PLAN))
-    unfit(plan_repo, "plan_validated", execution_started="maybe")  # a bool field
-    assert lock_missing(plan_repo) == {"validation_missing"}
+    unfit_plan_line(plan_repo, "plan_validated", execution_started="maybe")  # a bool field
+    missing = lock_missing(plan_repo)
+    assert set(missing) == {"validation_missing"}
+    assert "1 plan_validated line(s) on the plan's note do not fit" in \
+        missing["validation_missing"] and "execution_started" in missing["validation_missing"]
 
 
 def test_an_authorization_line_that_does_not_fit_does_not_authorize(plan_repo: Path) -> None:
     ok(plan_repo, "plan", "authorize", str(PLAN))
-    unfit(plan_repo, "plan_authorized", plan_id=["atomic"])  # a string field
+    unfit_plan_line(plan_repo, "plan_authorized", plan_id=["atomic"])  # a string field
     result = correx(plan_repo, "plan", "validate", str(PLAN), "--json")
     assert result.code == 1, result
     document = parse(result)
@@ -89,7 +84,7 @@ def test_a_grounding_line_that_does_not_fit_is_no_grounding(plan_repo: Path) -> 
     ok(plan_repo, "plan", "authorize", str(PLAN))
     ok(plan_repo, "plan", "validate", str(PLAN))
     ok(plan_repo, "plan", "ground", str(PLAN))
-    unfit(plan_repo, "plan_grounding_evaluated", extractors="python")  # a mapping field
+    unfit_plan_line(plan_repo, "plan_grounding_evaluated", extractors="python")  # a mapping field
     ok(plan_repo, "verify", "--expect", "full", "--quiet")
     result = correx(plan_repo, "plan", "lock", str(PLAN), "--json")
     assert result.code == 1, result
@@ -100,7 +95,7 @@ def test_a_split_route_line_that_does_not_fit_is_treated_as_absent(plan_repo: Pa
     ok(plan_repo, "plan", "authorize", str(PLAN))
     step = load_plan(PLAN).plan.steps[0].id
     ok(plan_repo, "plan", "route", str(PLAN), "--step", step, "--split", "--reason", "too big")
-    unfit(plan_repo, "plan_routed", reason="")  # a reason is never empty
+    unfit_plan_line(plan_repo, "plan_routed", reason="")  # a reason is never empty
     result = correx(plan_repo, "plan", "validate", str(PLAN), "--json")
     assert result.code == 0, result
     assert parse(result)["decision"] == "accepted"
