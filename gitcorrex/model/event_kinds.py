@@ -19,6 +19,7 @@ from gitcorrex.model import (
     verification,
 )
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.record import EventPayload
 
 PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
@@ -84,10 +85,16 @@ def payload_reader(kinds: frozenset[str]) -> TypeAdapter[EventPayload]:
 def payload_of(event: RecordedEvent) -> EventPayload | None:
     """An event's kind fields read into its kind's payload class, to match on; None for
     an unknown kind or fields that do not fit it (nothing unreadable is used)."""
+    return payload_or_problem(event)[0]
+
+
+def payload_or_problem(event: RecordedEvent) -> tuple[EventPayload | None, str | None]:
+    """(payload, None); (None, "where: message") when a known kind's fields do not fit its
+    class, as `typed_events` words it; (None, None) for a kind this version does not know."""
     if event.kind not in KNOWN_KINDS:
-        return None
+        return None, None
     try:
         return payload_reader(frozenset({event.kind})).validate_python(
-            event.model_dump(mode="json"))
-    except ValidationError:
-        return None
+            event.model_dump(mode="json")), None
+    except ValidationError as exc:
+        return None, payload_problem(event.kind, exc)

@@ -23,6 +23,7 @@ from gitcorrex.model.event_line import event_line as event_line  # re-exported
 from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
+from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
 
@@ -201,16 +202,22 @@ def typed_events(entries: Iterable[LedgerEntry], kinds: Collection[str]) -> list
             try:
                 typed.append(TypedEvent(entry, reader.validate_json(entry.line), None))
             except ValidationError as exc:
-                typed.append(TypedEvent(entry, None, _payload_problem(entry.kind, exc)))
+                typed.append(TypedEvent(entry, None, payload_problem(entry.kind, exc)))
     return typed
 
 
-def _payload_problem(kind: str, exc: ValidationError) -> str:
-    """`where: message` of the first error (the union's `kind` tag left out of `where`)."""
-    first = exc.errors()[0]
-    loc = [str(part) for part in first["loc"]]
-    where = ".".join(loc[1:] if loc[:1] == [kind] else loc) or kind
-    return f"{where}: {first['msg']}"[:1024]
+def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
+    """One entry as `typed_events` reads it, straight from its stored line: (payload, None);
+    (None, "where: message") when a known kind's fields do not fit its class; (None, None)
+    for a kind this version does not know."""
+    from gitcorrex.model.event_kinds import payload_reader  # as in typed_events
+
+    if entry.kind not in KNOWN_KINDS:
+        return None, None
+    try:
+        return payload_reader(frozenset({entry.kind})).validate_json(entry.line), None
+    except ValidationError as exc:
+        return None, payload_problem(entry.kind, exc)
 
 
 _Peeked = TypeVar("_Peeked", bound=BaseModel)
