@@ -89,7 +89,7 @@ def main() -> int:
     times, cpu_times = time_commands_cpu({
         "git correx log": [*correx_script(), "log"],
         "git correx log, statuses not stored (every note new)":
-            f"rm -f .git/correx/folds/log-status.json; {log_argv} >/dev/null",
+            f"rm -f .git/correx/folds/log-status*.json; {log_argv} >/dev/null",
         "git log --format='%h %s'": ["git", "log", "--format=%h %s"]}, args.runs, path)
     loop = ("for c in $(git rev-list HEAD); do t=$(git rev-parse $c^{tree}); "
             "git notes --ref correx show $t >/dev/null; done")
