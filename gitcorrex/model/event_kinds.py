@@ -4,10 +4,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Annotated, Any, Literal, Union
-
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent
@@ -18,6 +15,7 @@ from gitcorrex.model.gates import (
     StaticAnalysisCompleted,
 )
 from gitcorrex.model.grounding import GroundingFields
+from gitcorrex.model.payload_lines import line_class
 from gitcorrex.model.plan_events import (
     PlanAuthorizedFields,
     PlanLockedFields,
@@ -68,36 +66,6 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
 PAYLOAD_BY_KIND: dict[str, type[EventPayload]] = {p.KIND: p for p in PAYLOAD_TYPES}
 KNOWN_KINDS = frozenset(PAYLOAD_BY_KIND)
 
-# The envelope's keys as a payload read from a whole line sees them: accepted, not checked
-# (the ledger's scan checked them already), never dumped with the payload.
-_ENVELOPE: dict[str, Any] = {"v": int, "id": str, "at": str, "subjects": Any,
-                             "session": Any, "seq": Any, "stage": Any, "step": Any,
-                             "state_key": Any, "actor": Any, "tool": Any}
-
-
-@cache
-def line_class(payload: type[EventPayload]) -> type[EventPayload]:
-    """The class a whole line of `payload`'s kind is read into: the payload class itself
-    (so readers match on it), taking the envelope's keys and the `kind` tag beside it."""
-    namespace: dict[str, Any] = {
-        "__module__": __name__,
-        "__annotations__": {"kind": Literal[payload.KIND], **_ENVELOPE},
-        "kind": Field(exclude=True),
-        **{name: Field(default=None, exclude=True) for name in _ENVELOPE},
-    }
-    return type(f"{payload.__name__}Line", (payload,), namespace)
-
-
-@cache
-def payload_reader(kinds: frozenset[str]) -> TypeAdapter[EventPayload]:
-    """Lines of `kinds` → their payload classes: a union discriminated on `kind`, built for
-    just the kinds a reader asks for (building every model costs more than a small read)."""
-    members = tuple(line_class(PAYLOAD_BY_KIND[kind]) for kind in sorted(kinds))
-    if len(members) == 1:
-        return TypeAdapter(members[0])
-    union = Annotated[Union[members], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
-    return TypeAdapter(union)
-
 
 def payload_of(event: RecordedEvent) -> EventPayload | None:
     """An event's kind fields read into its kind's payload class, to match on; None for
@@ -105,7 +73,7 @@ def payload_of(event: RecordedEvent) -> EventPayload | None:
     if event.kind not in KNOWN_KINDS:
         return None
     try:
-        return payload_reader(frozenset({event.kind})).validate_python(
+        return line_class(PAYLOAD_BY_KIND[event.kind]).model_validate(
             event.model_dump(mode="json"))
     except ValidationError:
         return None
