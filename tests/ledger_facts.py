@@ -6,13 +6,10 @@ the events are built through the same payload models `verify` and the gates use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
-from pydantic import ConfigDict
-
+from benchmarks.raw_events import raw_draft as raw_draft  # one definition, re-exported
 from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
@@ -23,7 +20,6 @@ from gitcorrex.model.assessment import (
     Verdict,
 )
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
-from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import (
     CommandRecord,
     OutputEvidence,
@@ -78,23 +74,6 @@ def assessment_draft(tree: str, paths: list[str], commit: str | None = None) -> 
         paths_omitted=0, commit=commit,
     )
     return EventDraft(fields, (tree,), state_key=tree)
-
-
-def raw_draft(kind: str, subjects: tuple[str, ...], fields: Mapping[str, object] | None = None,
-              session: str | None = None, **envelope: Any) -> EventDraft:
-    """A line as another writer could have written it (older, newer or careless): any
-    fields under a known kind, still appended through the ledger. For tests of readers."""
-    model = type(f"Raw_{kind}", (_RawPayload,), {"KIND": kind, "__module__": __name__})
-    return EventDraft(model(**(fields or {})), subjects, session=session, **envelope)
-
-
-class _RawPayload(EventPayload):
-    """Whatever fields it was given, written as given (the ledger still checks them)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    def line_fields(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
 
 
 def record(path: Path, *drafts: EventDraft, seconds: int = 0,

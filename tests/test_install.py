@@ -97,3 +97,15 @@ def test_git_correx_dash_dash_help_opens_the_installed_man_page(
     result = run(["git", "correx", "--help"], make_repo(), env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "GIT-CORREX(1)" in result.stdout and "git correx plan lock" in result.stdout
+
+
+def test_every_package_directory_is_shipped() -> None:
+    """pyproject finds packages by `__init__.py` (`include = ["gitcorrex*"]`): a directory
+    of modules without one is left out of the wheel, and the installed tool cannot import it."""
+    from setuptools import find_packages
+
+    shipped = set(find_packages(str(REPO_ROOT), include=["gitcorrex*"]))
+    holding = {".".join(path.parent.relative_to(REPO_ROOT).parts)
+               for path in (REPO_ROOT / "gitcorrex").rglob("*.py")
+               if "__pycache__" not in path.parts}
+    assert holding - shipped == set()

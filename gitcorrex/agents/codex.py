@@ -8,36 +8,36 @@ a failed hook and lets the tool run, while exit 2 blocks in every version.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from gitcorrex.agents import claude_code
 from gitcorrex.agents.apply_patch import patch_paths
 from gitcorrex.agents.payload import PayloadError
-from gitcorrex.agents.request import SHELL, WRITE, HookRequest, Reply, Verdict
+from gitcorrex.agents.request import Action, HookRequest, Reply, Verdict
+from gitcorrex.agents.tool_schema import parse_tool_payload
 
-NAME = "codex"
-LABEL = "Codex"
 PATCH_TOOL = "apply_patch"
-SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell"})
+SCHEMA = replace(claude_code.SCHEMA, agent="codex", label="Codex",
+                 shell_tools=frozenset({"Bash", "shell", "exec_command", "local_shell"}))
 
 
 def parse(raw: bytes) -> HookRequest:
     """Codex's payload as a request; PayloadError for anything it would not send."""
-    return claude_code.parse_payload(raw, agent=NAME, label=LABEL, read_tool=read_tool)
+    return parse_tool_payload(raw, SCHEMA, read_tool)
 
 
 def read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
-    """apply_patch → a write of the files it names; a shell tool → shell; else unjudged."""
+    """apply_patch → a write of the files it names; else as Claude Code's tools (with
+    Codex's shell tools)."""
     if tool == PATCH_TOOL:
         command = tool_input.get("command")
         if isinstance(command, list):  # ["apply_patch", "<patch>"] in some versions
             command = "\n".join(str(part) for part in command)
         if not isinstance(command, str):
             raise PayloadError("hook payload: apply_patch has no command string in tool_input")
-        return WRITE, patch_paths(command)
-    if tool in SHELL_TOOLS:
-        return SHELL, ()
-    return claude_code.read_tool(tool, tool_input)
+        return Action.WRITE, patch_paths(command)
+    return SCHEMA.read_tool(tool, tool_input)
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:

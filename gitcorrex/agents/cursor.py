@@ -16,40 +16,30 @@ import json
 from typing import Any
 
 from gitcorrex.agents.payload import PayloadError, absolute_cwd, field, load_object
-from gitcorrex.agents.request import (
-    IGNORED,
-    POST_TOOL,
-    PRE_TOOL,
-    READ,
-    SHELL,
-    STOP,
-    WRITE,
-    HookRequest,
-    Reply,
-    Verdict,
-)
+from gitcorrex.agents.request import Action, Event, HookRequest, Reply, Verdict
 
 NAME = "cursor"
 LABEL = "Cursor"
 BLOCK_EXIT = 2
-EVENTS = {"beforeShellExecution": (PRE_TOOL, SHELL), "afterShellExecution": (POST_TOOL, SHELL),
-          "beforeReadFile": (PRE_TOOL, READ), "afterFileEdit": (POST_TOOL, WRITE),
-          "stop": (STOP, None)}
+EVENTS = {"beforeShellExecution": (Event.PRE_TOOL, Action.SHELL),
+          "afterShellExecution": (Event.POST_TOOL, Action.SHELL),
+          "beforeReadFile": (Event.PRE_TOOL, Action.READ),
+          "afterFileEdit": (Event.POST_TOOL, Action.WRITE), "stop": (Event.STOP, None)}
 
 
 def parse(raw: bytes) -> HookRequest:
     """Cursor's payload as a request; PayloadError for anything it would not send."""
     payload = load_object(raw, LABEL)
     hook_event = field(payload, "hook_event_name", str, required=True)
-    event, action = EVENTS.get(hook_event, (IGNORED, None))
+    event, action = EVENTS.get(hook_event, (Event.IGNORED, None))
     cwd = absolute_cwd(payload) or _workspace_root(payload)
     conversation = field(payload, "conversation_id", str, required=False)
-    if event in (STOP, IGNORED):
+    if event in (Event.STOP, Event.IGNORED):
         loops = field(payload, "loop_count", int, required=False) or 0
         return HookRequest(NAME, event, hook_event, cwd=cwd, conversation=conversation,
                            stop_hook_active=loops > 0)
     paths: tuple[str, ...] = ()
-    if action in (READ, WRITE):
+    if action in (Action.READ, Action.WRITE):
         path = field(payload, "file_path", str, required=True)
         if not path:
             raise PayloadError(f"hook payload: {hook_event} has an empty file_path")
@@ -71,11 +61,11 @@ def _workspace_root(payload: dict[str, Any]) -> str | None:
 def render(request: HookRequest, verdict: Verdict) -> Reply:
     """Allowed: `{}` (after-hooks and stop) or `{"permission": "allow"}`. Blocked: deny,
     a follow-up message, or (after the fact) the reason on stderr."""
-    if request.event == PRE_TOOL:
+    if request.event == Event.PRE_TOOL:
         if not verdict.blocked:
             return Reply(0, json.dumps({"permission": "allow"}) + "\n")
         return Reply(0, json.dumps(_deny(verdict.reason)) + "\n")
-    if request.event == STOP and verdict.blocked:
+    if request.event == Event.STOP and verdict.blocked:
         return Reply(0, json.dumps({"followup_message": verdict.reason}) + "\n")
     return Reply(0, "{}\n", verdict.reason if verdict.blocked else "")
 

@@ -11,57 +11,23 @@ warning and the action proceeds, so every failure is exit 2.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of
-from gitcorrex.agents.request import (
-    IGNORED,
-    POST_TOOL,
-    PRE_TOOL,
-    READ,
-    SHELL,
-    STOP,
-    WRITE,
-    HookRequest,
-    Reply,
-    Verdict,
-)
+from gitcorrex.agents.request import Event, HookRequest, Reply, Verdict
+from gitcorrex.agents.tool_schema import ToolSchema, parse_tool_payload
 
-NAME = "gemini"
-LABEL = "Gemini CLI"
 BLOCK_EXIT = 2
-WRITE_TOOLS = frozenset({"write_file", "replace", "edit"})
-READ_TOOLS = frozenset({"read_file"})
-SHELL_TOOLS = frozenset({"run_shell_command"})
-PATH_KEYS = ("file_path", "absolute_path", "path")
-EVENTS = {"BeforeTool": PRE_TOOL, "AfterTool": POST_TOOL, "AfterAgent": STOP}
+SCHEMA = ToolSchema(
+    agent="gemini", label="Gemini CLI",
+    events={"BeforeTool": Event.PRE_TOOL, "AfterTool": Event.POST_TOOL,
+            "AfterAgent": Event.STOP},
+    write_tools=frozenset({"write_file", "replace", "edit"}),
+    read_tools=frozenset({"read_file"}), shell_tools=frozenset({"run_shell_command"}),
+    path_keys=("file_path", "absolute_path", "path"))
 
 
 def parse(raw: bytes) -> HookRequest:
     """Gemini CLI's payload as a request; PayloadError for anything it would not send."""
-    payload = load_object(raw, LABEL)
-    hook_event = field(payload, "hook_event_name", str, required=True)
-    event = EVENTS.get(hook_event, IGNORED)
-    cwd = absolute_cwd(payload)
-    conversation = field(payload, "session_id", str, required=False)
-    if event in (STOP, IGNORED):
-        active = field(payload, "stop_hook_active", bool, required=False) or False
-        return HookRequest(NAME, event, hook_event, cwd=cwd, conversation=conversation,
-                           stop_hook_active=active)
-    tool = field(payload, "tool_name", str, required=True)
-    tool_input = field(payload, "tool_input", dict, required=True)
-    action, paths = _read_tool(tool, tool_input)
-    return HookRequest(NAME, event, hook_event, tool=tool, action=action, paths=paths,
-                       cwd=cwd, conversation=conversation)
-
-
-def _read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
-    if tool in WRITE_TOOLS or tool in READ_TOOLS:
-        action = WRITE if tool in WRITE_TOOLS else READ
-        return action, (path_of(tool, tool_input, PATH_KEYS),)
-    if tool in SHELL_TOOLS:
-        return SHELL, ()
-    return None, ()
+    return parse_tool_payload(raw, SCHEMA)
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:

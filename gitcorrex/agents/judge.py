@@ -12,18 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex.agents.request import (
-    ALLOW,
-    POST_TOOL,
-    PRE_TOOL,
-    READ,
-    SHELL,
-    STOP,
-    WRITE,
-    HookOptions,
-    HookRequest,
-    Verdict,
-)
+from gitcorrex.agents.request import ALLOW, Action, Event, HookOptions, HookRequest, Verdict
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -32,19 +21,19 @@ if TYPE_CHECKING:
 def judge(request: HookRequest, options: HookOptions, *, default_cwd: Path,
           clock: Callable[[], datetime]) -> Verdict:
     """The verdict on one hook call; raises on anything that prevents judging it."""
-    if request.event == PRE_TOOL and request.action in (WRITE, READ):
+    if request.event == Event.PRE_TOOL and request.action in (Action.WRITE, Action.READ):
         from gitcorrex.agents.file_calls import judge_file_call
 
         return judge_file_call(request, options, default_cwd=default_cwd, clock=clock)
-    if request.event == POST_TOOL and request.action == WRITE:
+    if request.event == Event.POST_TOOL and request.action == Action.WRITE:
         from gitcorrex.agents.file_calls import judge_file_call
 
         return judge_file_call(request, options, default_cwd=default_cwd, clock=clock)
-    if request.event == POST_TOOL and request.action == SHELL:
+    if request.event == Event.POST_TOOL and request.action == Action.SHELL:
         from gitcorrex.agents.workspace_check import check_workspace
 
         return check_workspace(request, options, default_cwd=default_cwd, clock=clock)
-    if request.event == STOP:
+    if request.event == Event.STOP:
         from gitcorrex.agents.stop_check import check_stop
 
         return check_stop(request, options, default_cwd=default_cwd)

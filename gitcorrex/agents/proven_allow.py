@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from gitcorrex.agents.request import READ, WRITE, HookOptions, HookRequest
+from gitcorrex.agents.request import Action, HookOptions, HookRequest
 from gitcorrex.git.background import in_background
 from gitcorrex.git.config import config_values
 from gitcorrex.git.objects import ObjectInfo, lookup_objects
@@ -35,16 +35,16 @@ class _Settings:
 def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
                    base: str) -> bool:
     """True only when the full judge would allow every path and record nothing."""
-    if options.record_all or options.session or request.action not in (WRITE, READ):
+    if options.record_all or options.session or request.action not in (Action.WRITE, Action.READ):
         return False
     pending = in_background(lambda: _read_settings(repo))
     relative = _plain_paths(repo, request.paths, base)
-    if request.action == WRITE and relative is not None:
+    if request.action == Action.WRITE and relative is not None:
         from gitcorrex.hooks.manifest_cache import base_manifest  # imports while git reads
     settings = pending()
     if relative is None or settings.session:
         return False
-    if request.action == READ:
+    if request.action == Action.READ:
         return all(os.path.exists(os.path.join(repo.root, path)) for path in relative)
     stage = options.stage or settings.stage
     if not stage:

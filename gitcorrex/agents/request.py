@@ -8,15 +8,25 @@ PreToolUse path runs on every tool call and must start in tens of milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-PRE_TOOL = "pre_tool"  # before a tool runs: may deny it
-POST_TOOL = "post_tool"  # after a tool ran: may report what it changed
-STOP = "stop"  # the agent wants to end its turn: may keep it working
-IGNORED = "ignored"  # an event we do not judge (allowed)
 
-WRITE = "write"
-READ = "read"
-SHELL = "shell"
+class Event:
+    """What happened on the agent's side (`HookRequest.event`). Plain strings grouped under
+    one name, not an Enum: the request stays a cheap dataclass on the per-call path."""
+
+    PRE_TOOL: Final = "pre_tool"  # before a tool runs: may deny it
+    POST_TOOL: Final = "post_tool"  # after a tool ran: may report what it changed
+    STOP: Final = "stop"  # the agent wants to end its turn: may keep it working
+    IGNORED: Final = "ignored"  # an event we do not judge (allowed)
+
+
+class Action:
+    """What a tool call does (`HookRequest.action`): plain strings, as `Event`."""
+
+    WRITE: Final = "write"
+    READ: Final = "read"
+    SHELL: Final = "shell"
 
 
 @dataclass(frozen=True)

@@ -100,16 +100,15 @@ class Workspace:
         work tree's top level), as `gate --artifact` takes them."""
         from gitcorrex.api.flow_results import GateResult
         from gitcorrex.gates.artifacts import parse_artifact_options
-        from gitcorrex.gates.usecase import GateRequest
+        from gitcorrex.gates.usecase import GateRequest, run_gates
         from gitcorrex.git.state import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
-        from gitcorrex.session.gate_entry import run_stage_gates
 
         request = GateRequest(stage, session, parse_artifact_options(tuple(artifacts),
                                                                      self.root))
         with StateProbe(self.repo).begin() as probe:
-            outcome = run_stage_gates(self.repo, request, env=dict(os.environ), clock=_now,
-                                      provenance=current_provenance(self.repo), probe=probe)
+            outcome = run_gates(self.repo, request, env=dict(os.environ), clock=_now,
+                                provenance=current_provenance(self.repo), probe=probe)
         return GateResult.of(outcome)
 
     def plan_validate(self, plan: str | os.PathLike[str]) -> PlanValidation:

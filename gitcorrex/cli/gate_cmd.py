@@ -56,12 +56,11 @@ def _run(repo: Repository, stage: str | None, session: str | None,
     from datetime import datetime, timezone
 
     from gitcorrex.gates.artifacts import parse_artifact_options
-    from gitcorrex.gates.usecase import GateRequest
+    from gitcorrex.gates.usecase import GateRequest, run_gates
     from gitcorrex.ledger.provenance import current_provenance
-    from gitcorrex.session.gate_entry import run_stage_gates
 
     request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))
-    return run_stage_gates(repo, request, env=dict(os.environ),
+    return run_gates(repo, request, env=dict(os.environ),
                      clock=lambda: datetime.now(timezone.utc),
                      provenance=current_provenance(repo), probe=probe)
 

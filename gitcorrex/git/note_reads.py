@@ -103,3 +103,14 @@ def read_blob_map(root: Path, oids: list[str]) -> dict[str, bytes]:
         found[oid] = data if data.endswith(b"\n") else data + b"\n"
         pos = header_end + 1 + size + 1
     return found
+
+
+def join_note_parts(parts: list[bytes]) -> bytes:
+    """Join note parts so that every part starts on a new line (a note split over fanouts
+    reads as one; an append starts on a line of its own)."""
+    joined = b""
+    for part in parts:
+        if joined and not joined.endswith(b"\n"):
+            joined += b"\n"
+        joined += part
+    return joined

@@ -19,7 +19,7 @@ from pygit2.enums import FileMode, ObjectType
 from gitcorrex.errors import ConfigError, UnavailableError
 from gitcorrex.git.config import config_value, set_config_if_unset
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.note_reads import expand_notes_ref
+from gitcorrex.git.note_reads import expand_notes_ref, join_note_parts
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults
@@ -100,7 +100,7 @@ def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | No
         return None
     root = _notes_tree(repo, tip)
     parts = [_blob_data(root, path) for path in _note_paths(root, subject_oid, 0)]
-    return _concat(parts) if parts else None
+    return join_note_parts(parts) if parts else None
 
 
 def note_blob_ids(repo: Repository, tip: str, subject_oid: str) -> list[str]:
@@ -129,7 +129,7 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
     pygit2.settings.enable_strict_hash_verification(False)
     try:
         for subject, oids in found.items():
-            yield subject, _concat([_blob_bytes(handle, oid) for oid in oids])
+            yield subject, join_note_parts([_blob_bytes(handle, oid) for oid in oids])
     finally:
         pygit2.settings.enable_strict_hash_verification(True)
 
@@ -189,7 +189,7 @@ def _note_edits(
         parts = [_blob_data(root, path) for path in old] if root is not None else []
         for path in old:
             edits[path] = None
-        blob = handle.create_blob(_concat([*parts, data]))
+        blob = handle.create_blob(join_note_parts([*parts, data]))
         edits[(subject[:2], subject[2:])] = (blob, FileMode.BLOB)
     return edits
 
@@ -319,16 +319,6 @@ def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
             hint="run `git fsck`; fetch the ledger ref again",
         )
     return commit.tree
-
-
-def _concat(parts: list[bytes]) -> bytes:
-    """Join note parts so that every part starts on a new line."""
-    joined = b""
-    for part in parts:
-        if joined and not joined.endswith(b"\n"):
-            joined += b"\n"
-        joined += part
-    return joined
 
 
 def _is_hex(name: str) -> bool:

@@ -45,13 +45,13 @@ def run_git(
     check: bool = True,
     stdin: bytes | None = None,
     keep_fds: Sequence[int] = (),
+    unset: Sequence[str] = (),
 ) -> GitResult:
     """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`.
-    `keep_fds` stay open in git (a lock that must outlive us if we are killed)."""
+    `keep_fds` stay open in git (a lock that must outlive us if we are killed); `unset`
+    names inherited variables git must not see."""
     argv = ["git", *args]
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    full_env.setdefault("LC_ALL", "C")
+    full_env = git_environment(env, unset)
     try:
         proc = subprocess.run(
             argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False,
@@ -65,6 +65,30 @@ def run_git(
     if check and proc.returncode != 0:
         raise GitCommandError(argv, proc.returncode, decode_path(proc.stderr))
     return result
+
+
+def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
+    """Start `git ARGS` with pipes on all three streams, for a conversation with a
+    long-running git (`cat-file --batch`); the caller writes, reads and waits."""
+    try:
+        return subprocess.Popen(["git", *args], cwd=cwd, env=git_environment(),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    except FileNotFoundError as exc:
+        raise UnavailableError(
+            "the git binary was not found on PATH", hint="install git 2.31 or newer"
+        ) from exc
+
+
+def git_environment(env: Mapping[str, str] | None = None,
+                    unset: Sequence[str] = ()) -> dict[str, str]:
+    """Ours plus `env`, minus `unset`, with git's messages in the C locale (we parse them)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    for name in unset:
+        full_env.pop(name, None)
+    full_env.setdefault("LC_ALL", "C")
+    return full_env
 
 
 def decode_path(raw: bytes) -> str:

@@ -6,61 +6,43 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from gitcorrex.model.assessment import AssessmentFields
+from gitcorrex.model import (
+    assessment,
+    gates,
+    grounding,
+    plan_events,
+    preconditions,
+    session_events,
+    verification,
+)
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.gates import (
-    ArtifactsChecked,
-    BriefEchoMismatch,
-    BriefGroundingChecked,
-    StaticAnalysisCompleted,
-)
-from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.payload_lines import line_class
-from gitcorrex.model.plan_events import (
-    PlanAuthorizedFields,
-    PlanLockedFields,
-    PlanRiskAuditedFields,
-    PlanRoutedFields,
-    PlanValidatedFields,
-    SessionStartedFields,
-)
-from gitcorrex.model.preconditions import PreconditionClarified, PreconditionFailed
 from gitcorrex.model.record import EventPayload
-from gitcorrex.model.session_events import (
-    SessionCompletedFields,
-    SessionPausedFields,
-    SessionResumedFields,
-    StepFailedFields,
-    StepStartedFields,
-    StepVerifiedFields,
-    TransitionAdmittedFields,
-)
-from gitcorrex.model.verification import SetupFields, VerificationFields
 
 PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
-    VerificationFields,
-    SetupFields,
-    PlanValidatedFields,
-    PlanAuthorizedFields,
-    PlanRiskAuditedFields,
-    PlanRoutedFields,
-    PlanLockedFields,
-    SessionStartedFields,
-    GroundingFields,
-    AssessmentFields,
-    PreconditionFailed,
-    PreconditionClarified,
-    StepStartedFields,
-    StepVerifiedFields,
-    StepFailedFields,
-    TransitionAdmittedFields,
-    SessionPausedFields,
-    SessionResumedFields,
-    SessionCompletedFields,
-    ArtifactsChecked,
-    BriefGroundingChecked,
-    BriefEchoMismatch,
-    StaticAnalysisCompleted,
+    verification.VerificationFields,
+    verification.SetupFields,
+    plan_events.PlanValidatedFields,
+    plan_events.PlanAuthorizedFields,
+    plan_events.PlanRiskAuditedFields,
+    plan_events.PlanRoutedFields,
+    plan_events.PlanLockedFields,
+    plan_events.SessionStartedFields,
+    grounding.GroundingFields,
+    assessment.AssessmentFields,
+    preconditions.PreconditionFailed,
+    preconditions.PreconditionClarified,
+    session_events.StepStartedFields,
+    session_events.StepVerifiedFields,
+    session_events.StepFailedFields,
+    session_events.TransitionAdmittedFields,
+    session_events.SessionPausedFields,
+    session_events.SessionResumedFields,
+    session_events.SessionCompletedFields,
+    gates.ArtifactsChecked,
+    gates.BriefGroundingChecked,
+    gates.BriefEchoMismatch,
+    gates.StaticAnalysisCompleted,
 )
 
 PAYLOAD_BY_KIND: dict[str, type[EventPayload]] = {p.KIND: p for p in PAYLOAD_TYPES}

@@ -11,16 +11,16 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
+from gitcorrex.model.event_line import SCHEMA_VERSION as SCHEMA_VERSION  # one definition
 from gitcorrex.model.record import Record
 from gitcorrex.model.session_object import SESSION_ID_PATTERN
 from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
 from gitcorrex.model.session_object import session_object_bytes as session_object_bytes
 from gitcorrex.model.session_object import session_object_oid as session_object_oid
 
-SCHEMA_VERSION = 1
-
 Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")]
 SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
+
 
 class Actor(Record):
     """Who recorded a fact: git identity (None when unset), host, and this process's run id."""

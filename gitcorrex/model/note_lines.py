@@ -11,13 +11,15 @@ import gc
 import hashlib
 import json
 import sys
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from gitcorrex.model.canonical import canonical_json, content_id
+from gitcorrex.model.event_line import ENVELOPE_KEYS as ENVELOPE_KEYS  # re-exported
+from gitcorrex.model.event_line import check_json_ready as check_json_ready  # re-exported
+from gitcorrex.model.event_line import event_line as event_line  # re-exported
 from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
@@ -25,12 +27,7 @@ from gitcorrex.model.payload_lines import read_line
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
 
-ENVELOPE_KEYS = frozenset(
-    {"v", "id", "kind", "at", "subjects", "session", "seq", "stage", "step", "state_key"}
-    | {"actor", "tool"}
-)
 EXCERPT_LIMIT = 160
-_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 class EventEnvelope(RecordedEvent):
@@ -66,34 +63,6 @@ class ScannedNotes:
 
     entries: list[LedgerEntry]
     problems: list[Problem]
-
-
-def event_line(fields: Mapping[str, Any], envelope: Mapping[str, Any]) -> str:
-    """The canonical line: envelope merged with the kind fields, `id` = hash of the rest."""
-    clash = ENVELOPE_KEYS & fields.keys()
-    if clash:
-        raise ValueError(f"{envelope.get('kind')} fields may not use envelope keys {sorted(clash)}")
-    check_json_ready(fields, str(envelope.get("kind")))
-    body = {**fields, **envelope}
-    body["id"] = content_id(body)
-    return canonical_json(body)
-
-
-def check_json_ready(value: Any, where: str) -> None:
-    """Only JSON scalars (no floats: they do not serialize canonically), lists and objects."""
-    kind = type(value)
-    if kind in _SCALARS or isinstance(value, (str, int)):  # bool and str enums included
-        return
-    if kind is list or kind is tuple:
-        for index, item in enumerate(value):
-            if type(item) not in _SCALARS:
-                check_json_ready(item, f"{where}[{index}]")
-    elif isinstance(value, Mapping) and all(type(key) is str for key in value):
-        for key, item in value.items():
-            if type(item) not in _SCALARS:
-                check_json_ready(item, f"{where}.{key}")
-    else:
-        raise ValueError(f"{where}: {kind.__name__} is not allowed in an event field")
 
 
 def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:

@@ -22,7 +22,7 @@ from gitcorrex.model.session_events import StepVerifiedFields
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.context import read_state, state_at
-from gitcorrex.session.settle import completion_drafts, step_draft
+from gitcorrex.session.settlement_events import completion_drafts, step_draft
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome

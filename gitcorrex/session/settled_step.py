@@ -1,7 +1,8 @@
 """The step one observation settles, with the attempt budget and the failure route in force.
 
-Its own room so the settlement modules (settle.py, settlement.py) and the entry that builds
-it (verify_step.py) all import it from below, none of them from each other in a circle.
+Its own room so the settlement modules (settlement_events.py, settlement.py) and the entry
+that builds it (verify_step.py) all import it from below, none of them from each other in a
+circle.
 """
 
 from __future__ import annotations

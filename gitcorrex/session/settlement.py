@@ -42,7 +42,7 @@ from gitcorrex.model.session_events import (
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
 from gitcorrex.profiles.selection import Selection
 from gitcorrex.session.context import state_at
-from gitcorrex.session.settle import Failure, Settled, settle_drafts
+from gitcorrex.session.settlement_events import Failure, Settled, settle_drafts
 from gitcorrex.session.step_commands import step_selection
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome

@@ -95,7 +95,7 @@ def test_hostile_text_cannot_forge_markup(repo: Path, correx: Callable[..., CliR
 def test_markdown_text_escapes_each_kind_of_hostile_character() -> None:
     assert markdown_text("a*b _c_") == "a\\*b \\_c\\_"
     assert markdown_text("<b>&") == "&lt;b>&amp;"
-    assert markdown_text("x\ny\u202e\x1b") == "x\\\\x0ay\\\\u202e\\\\x1b"
+    assert markdown_text("x\ny\u202e\x1b") == "x\\\\ny\\\\u202e\\\\x1b"
     assert markdown_text("[t](u)|`~$") == "\\[t\\](u)\\|\\`\\~\\$"
     assert markdown_text("@admin a@b") == "\\@admin a@b"
     assert html_text("</pre>\n\t\u2067", keep_newlines=True) == "&lt;/pre&gt;\n\t\\u2067"

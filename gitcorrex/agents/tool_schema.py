@@ -1,0 +1,70 @@
+"""The hook schema Claude Code, Codex and Gemini CLI share, read by one function.
+
+Each sends one JSON object: the event in `hook_event_name`, `cwd`, its own conversation in
+`session_id`; a tool event adds `tool_name` and `tool_input`, a stop event
+`stop_hook_active`. They differ only in names — their events, their file, read and shell
+tools, the key a file tool names its file under — which each adapter declares once in a
+`ToolSchema`. Cursor's own hooks are another schema (cursor.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of
+from gitcorrex.agents.request import Action, Event, HookRequest
+
+ToolReader = Callable[[str, dict[str, Any]], tuple[str | None, tuple[str, ...]]]
+
+
+@dataclass(frozen=True)
+class ToolSchema:
+    """One agent's names. `default_event`: what a payload without `hook_event_name` is
+    (None: the key is required); `path_keys`: where a file tool names its file, first
+    present wins."""
+
+    agent: str
+    label: str
+    events: Mapping[str, str]
+    write_tools: frozenset[str]
+    read_tools: frozenset[str]
+    shell_tools: frozenset[str]
+    path_keys: tuple[str, ...]
+    default_event: str | None = None
+
+    def read_tool(self, tool: str, tool_input: dict[str, Any]
+                  ) -> tuple[str | None, tuple[str, ...]]:
+        """The action a tool call takes and the files it names (none for a shell command,
+        None for a tool we do not judge)."""
+        if tool in self.write_tools or tool in self.read_tools:
+            action = Action.WRITE if tool in self.write_tools else Action.READ
+            return action, (path_of(tool, tool_input, self.path_keys),)
+        if tool in self.shell_tools:
+            return Action.SHELL, ()
+        return None, ()
+
+
+def parse_tool_payload(raw: bytes, schema: ToolSchema,
+                       read_tool: ToolReader | None = None) -> HookRequest:
+    """The payload as a request (`read_tool`, else the schema's, names the tool's action and
+    files); PayloadError for anything the agent would not send."""
+    payload = load_object(raw, schema.label)
+    required = schema.default_event is None
+    hook_event: str = field(payload, "hook_event_name", str, required=required) \
+        or schema.default_event or ""
+    event = schema.events.get(hook_event, Event.IGNORED)
+    cwd = absolute_cwd(payload)
+    conversation = field(payload, "session_id", str, required=False)
+    if event == Event.STOP:
+        active = field(payload, "stop_hook_active", bool, required=False) or False
+        return HookRequest(schema.agent, event, hook_event, cwd=cwd, conversation=conversation,
+                           stop_hook_active=active)
+    if event == Event.IGNORED:
+        return HookRequest(schema.agent, event, hook_event, cwd=cwd, conversation=conversation)
+    tool = field(payload, "tool_name", str, required=True)
+    tool_input = field(payload, "tool_input", dict, required=True)
+    action, paths = (read_tool or schema.read_tool)(tool, tool_input)
+    return HookRequest(schema.agent, event, hook_event, tool=tool, action=action, paths=paths,
+                       cwd=cwd, conversation=conversation)

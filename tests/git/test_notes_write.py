@@ -1,0 +1,108 @@
+"""The notes commit made with git's plumbing equals the one libgit2 makes, CAS included."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from gitcorrex.git import notes
+from gitcorrex.git.notes_write import commit_notes_with_git
+from gitcorrex.git.repository import Repository
+from tests.conftest import git
+from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
+
+Appends = dict[str, bytes]
+Anchors = dict[str, str]
+
+
+def by_libgit2(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
+    new = notes.commit_notes(repo, REF, expected_tip=tip, appends=appends,
+                             anchors=anchors, message="git correx: record 1 event(s)",
+                             identity=IDENTITY)  # type: ignore[arg-type]
+    assert new is not None
+    return new
+
+
+def by_git(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
+    new = commit_notes_with_git(repo, REF, expected_tip=tip, appends=appends, anchors=anchors,
+                                message="git correx: record 1 event(s)", identity=IDENTITY)
+    assert new is not None
+    return new
+
+
+def shape(path: Path, commit: str) -> str:
+    """The commit object without its timestamps (both writers stamp the current time)."""
+    raw = git(path, "cat-file", "commit", commit)
+    return re.sub(r"> \d+ [+-]\d{4}\n", "> TIME\n", raw)
+
+
+def both_writers(path: Path, tip: str | None, appends: Appends, anchors: Anchors) -> str:
+    """Append with libgit2, put the ref back, append the same with git; the two commits
+    must be equal but for their timestamps. Leaves the ref at git's commit."""
+    repo = open_repo(path)
+    ours = by_libgit2(repo, tip, appends, anchors)
+    if tip is None:
+        git(path, "update-ref", "-d", REF)
+    else:
+        git(path, "update-ref", REF, tip)
+    theirs = by_git(repo, tip, appends, anchors)
+    assert shape(path, theirs) == shape(path, ours)
+    assert git(path, "rev-parse", f"{theirs}^{{tree}}") == git(path, "rev-parse",
+                                                               f"{ours}^{{tree}}")
+    return theirs
+
+
+def blob(path: Path, data: bytes) -> str:
+    return git(path, "hash-object", "-w", "--stdin", input=data).strip()
+
+
+def test_git_writer_makes_the_libgit2_writers_commits(repo: Path) -> None:
+    tree = head_tree(repo)
+    output = blob(repo, b"output\n")
+    tip = both_writers(repo, None, {tree: b"one\n"}, {tree: "tree", output: "blob"})
+    other = blob(repo, b"other\n")
+    tip = both_writers(repo, tip, {tree: b"two\n", other: b"three\n"},
+                       {tree: "tree", other: "blob"})
+    assert git(repo, "notes", "--ref", REF, "show", tree) == "one\ntwo\n"
+    assert git(repo, "rev-parse", f"{tip}^") .strip() != tip
+    assert f"040000 tree {tree}\tanchors/{tree[:2]}/{tree[2:]}" in git(
+        repo, "ls-tree", "-r", "-t", REF)
+
+
+def test_git_writer_hands_a_note_at_another_fanout_to_libgit2(repo: Path) -> None:
+    """`git notes add` writes a flat `<40hex>` note: the append concatenates it all the same,
+    and the line without a final newline still starts a new line."""
+    tree = head_tree(repo)
+    git(repo, "notes", "--ref", REF, "add", "-m", "flat", tree)
+    tip = git(repo, "rev-parse", REF).strip()
+    both_writers(repo, tip, {tree: b"appended\n"}, {})
+    assert git(repo, "notes", "--ref", REF, "show", tree) == "flat\nappended\n"
+
+
+def test_git_writer_loses_a_race_without_moving_the_ref(repo: Path) -> None:
+    """Compare-and-swap: a tip that moved since it was read means nothing is written."""
+    tree = head_tree(repo)
+    handle = open_repo(repo)
+    first = by_git(handle, None, {tree: b"one\n"}, {})
+    second = by_git(handle, first, {tree: b"two\n"}, {})
+    stale = commit_notes_with_git(handle, REF, expected_tip=first, appends={tree: b"lost\n"},
+                                  anchors={}, message="m", identity=IDENTITY)
+    assert stale is None
+    assert git(repo, "rev-parse", REF).strip() == second
+    assert commit_notes_with_git(handle, REF, expected_tip=None, appends={tree: b"lost\n"},
+                                 anchors={}, message="m", identity=IDENTITY) is None
+    assert "lost" not in git(repo, "notes", "--ref", REF, "show", tree)
+
+
+def test_git_writer_waits_for_no_one_when_the_ref_is_locked(repo: Path) -> None:
+    tree = head_tree(repo)
+    handle = open_repo(repo)
+    first = by_git(handle, None, {tree: b"one\n"}, {})
+    lock = Path(handle.common_dir, f"{REF}.lock")
+    lock.write_text("")
+    try:
+        assert commit_notes_with_git(handle, REF, expected_tip=first, appends={tree: b"x\n"},
+                                     anchors={}, message="m", identity=IDENTITY) is None
+    finally:
+        lock.unlink()
+    assert git(repo, "rev-parse", REF).strip() == first
