@@ -6,6 +6,7 @@ the events are built through the same payload models `verify` and the gates use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from gitcorrex.model.assessment import (
     Rule,
     Verdict,
 )
+from gitcorrex.model.canonical import format_instant
+from gitcorrex.model.event_line import event_line
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
 from gitcorrex.model.verification import (
     CommandRecord,
@@ -89,3 +92,22 @@ def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0
     repo = discover_in_process(path)
     draft = verification_draft(repo, tree, result, tail=tail, session=session)
     return record(path, draft, seconds=seconds)[0]
+
+
+def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object], *,
+              seconds: int = 0, state_key: str | None = None) -> str:
+    """Add one canonical line of `kind` carrying exactly `fields` to `subject`'s note with
+    `git notes` itself (no payload class checks them), as another writer could; its id."""
+    from tests.conftest import git
+
+    who = provenance()
+    envelope = {"v": 1, "kind": kind, "at": format_instant(T0 + timedelta(seconds=seconds)),
+                "subjects": [subject], "session": None, "seq": None, "stage": None,
+                "step": None, "state_key": state_key, "actor": who.actor.model_dump(mode="json"),
+                "tool": who.tool.model_dump(mode="json")}
+    line = event_line(fields, envelope)
+    notes = git(path, "notes", "--ref", "correx", "list")
+    old = git(path, "notes", "--ref", "correx", "show", subject) if subject in notes else ""
+    git(path, "notes", "--ref", "correx", "add", "-f", "-F", "-", subject,
+        input=(old + line + "\n").encode("ascii"))
+    return str(RecordedEvent.model_validate_json(line).id)

@@ -12,7 +12,7 @@ the count and that check are re-done inside the compare-and-swap loop.
 Blocks and signals are read as their payload classes (`AssessmentFields`,
 `PreconditionFailed`), and only those two kinds are parsed. A line of either kind whose
 fields do not fit is treated as absent: it is not counted as a block and does not stand for
-a recorded signal (`git correx replay` reports it as a problem).
+a recorded signal (so the signal may be recorded again); the line stays in the ledger.
 """
 
 from __future__ import annotations
@@ -93,9 +93,12 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
         return found
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)
-    return [PreconditionSignal(event=e.id, **PreconditionFailed.model_validate(
-        e.model_extra).model_dump(include={"path", "attempts", "source", "named_by"}))
-        for e in events]
+    return [_signal(e.id, p) for e in events if isinstance(p := payload_of(e), PreconditionFailed)]
+
+
+def _signal(event: str, failed: PreconditionFailed) -> PreconditionSignal:
+    return PreconditionSignal(event=event, path=failed.path, attempts=failed.attempts,
+                              source=failed.source, named_by=failed.named_by)
 
 
 def blocked_paths(assessed: AssessmentFields) -> list[str]:

@@ -17,6 +17,7 @@ from gitcorrex.model import (
 )
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.payload_lines import line_class
+from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.record import EventPayload
 
 PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
@@ -52,10 +53,16 @@ KNOWN_KINDS = frozenset(PAYLOAD_BY_KIND)
 def payload_of(event: RecordedEvent) -> EventPayload | None:
     """An event's kind fields read into its kind's payload class, to match on; None for
     an unknown kind or fields that do not fit it (nothing unreadable is used)."""
+    return payload_or_problem(event)[0]
+
+
+def payload_or_problem(event: RecordedEvent) -> tuple[EventPayload | None, str | None]:
+    """(payload, None); (None, "where: message") when a known kind's fields do not fit its
+    class, as `typed_events` words it; (None, None) for a kind this version does not know."""
     if event.kind not in KNOWN_KINDS:
-        return None
+        return None, None
     try:
         return line_class(PAYLOAD_BY_KIND[event.kind]).model_validate(
-            event.model_dump(mode="json"))
-    except ValidationError:
-        return None
+            event.model_dump(mode="json")), None
+    except ValidationError as exc:
+        return None, payload_problem(event.kind, exc)

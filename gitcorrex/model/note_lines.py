@@ -24,6 +24,7 @@ from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.payload_lines import read_line
+from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
 
@@ -202,15 +203,20 @@ def typed_events(entries: Iterable[LedgerEntry],
         try:
             typed.append(TypedEvent(entry, read_line(entry.line, payload), None))
         except ValidationError as exc:
-            typed.append(TypedEvent(entry, None, _payload_problem(entry.kind, exc)))
+            typed.append(TypedEvent(entry, None, payload_problem(entry.kind, exc)))
     return typed
 
 
-def _payload_problem(kind: str, exc: ValidationError) -> str:
-    """`where: message` of the first error (the kind itself when it names no field)."""
-    first = exc.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or kind
-    return f"{where}: {first['msg']}"[:1024]
+def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
+    """One entry as `typed_events` reads it, straight from its stored line: (payload, None);
+    (None, "where: message") when a known kind's fields do not fit its class; (None, None)
+    for a kind this version does not know."""
+    if entry.kind not in KNOWN_KINDS:
+        return None, None
+    from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND  # every model: only when asked
+
+    [typed] = typed_events([entry], (PAYLOAD_BY_KIND[entry.kind],))
+    return typed.payload, typed.problem
 
 
 _Peeked = TypeVar("_Peeked", bound=BaseModel)

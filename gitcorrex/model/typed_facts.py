@@ -3,9 +3,11 @@ fields fit `P`, with the typed payload beside the envelope the ordering needs.
 
 A line of a wanted kind whose fields do not fit its class is no fact here: it grants
 nothing (no validation, authorization, lock, audit, pass) and blocks nothing (no split,
-no precondition). It is not lost either: `typed_events` names what does not fit, and
-`git correx replay` reports the line as a problem. Only the kinds a decider asks for are
-parsed (`typed_events`), so reading a busy note costs what the wanted lines cost.
+no precondition). It is not lost either: the line stays in the ledger byte-exact (and in
+`git correx replay`, whose problems cover envelopes only), and `typed_events` names the
+field that does not fit for a reader that wants to say so (`plan lock` does). Only the
+kinds a decider asks for are parsed, so reading a busy note costs what the wanted lines
+cost.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ enforced.
 
 The plan facts are read as their payload classes (`model/typed_facts.py`). A line of a
 plan kind whose fields do not fit its class counts for nothing: no authorization, no
-validation, no lock, no audit, no split route (`git correx replay` reports it).
+validation, no lock, no audit, no split route; the line itself stays in the ledger.
 """
 
 from __future__ import annotations

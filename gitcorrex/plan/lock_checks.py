@@ -5,8 +5,9 @@ The facts are read as their payload classes (`model/typed_facts.py`): the valida
 `PlanValidatedFields`, the grounding as `GroundingFields` (its state key from the envelope),
 the baseline as `VerificationFields`. Only the kinds a lock needs are parsed. A line whose
 fields do not fit its class is treated as absent: it is no validation, no grounding and no
-passing baseline, and the latest *readable* fact decides (`git correx replay` reports the
-line as a problem). Anything unreadable is simply not a pass.
+passing baseline, and the latest *readable* fact decides. A missing validation or
+grounding names such lines and the field at fault, so the refusal explains itself.
+Anything unreadable is simply not a pass.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from gitcorrex import ledger
 from gitcorrex.model.grounding import GroundingFields, Verdict
-from gitcorrex.model.note_lines import typed_events
+from gitcorrex.model.note_lines import TypedEvent, typed_events
 from gitcorrex.model.plan_events import (
     Decision,
     PlanLockedFields,
@@ -73,9 +74,25 @@ def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str
     grounding, grounding_problem = _grounding(groundings, state_key)
     baseline, baseline_problem = _baseline(view, state_key) if baseline_required else (None,
                                                                                        None)
-    missing = [m for m in (problem, grounding_problem, baseline_problem,
-                           _session_problem(view, session)) if m]
+    missing = [_naming_unfit(m, typed) for m in (problem, grounding_problem, baseline_problem,
+                                                 _session_problem(view, session)) if m]
     return LockFacts(validation, grounding, missing, baseline)
+
+
+_KIND_OF = {"validation_missing": PlanValidatedFields.KIND,
+            "grounding_missing": GroundingFields.KIND}
+
+
+def _naming_unfit(missing: Missing, typed: list[TypedEvent]) -> Missing:
+    """A missing validation or grounding whose kind has lines on the plan's note that do
+    not fit says so (they are not used), naming the first field at fault."""
+    kind = _KIND_OF.get(missing.code)
+    unfit = [t for t in typed if t.payload is None and t.entry.kind == kind]
+    if not unfit:
+        return missing
+    note = (f" ({len(unfit)} {kind} line(s) on the plan's note do not fit and are not used: "
+            f"{unfit[0].problem})")
+    return missing.model_copy(update={"message": missing.message + note})
 
 
 def _baseline(view: ledger.LedgerView,

@@ -5,8 +5,8 @@ Produced only by `git correx plan route PLAN --step S --split --reason TEXT` (re
 step may not start: a replacement plan that splits the task is the way on (seed 003 §4.3).
 
 Routes are read as `PlanRoutedFields`. A `plan_routed` line whose fields do not fit is
-treated as absent: it blocks neither the plan nor the step (`git correx replay` reports
-it as a problem; record the route again with `plan route`).
+treated as absent: it blocks neither the plan nor the step (it stays in the ledger; record
+the route again with `plan route`).
 """
 
 from __future__ import annotations

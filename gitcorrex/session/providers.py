@@ -7,7 +7,7 @@ provider for user authority: a machine observation never grants it.
 
 Observations are read as `VerificationFields` (only that kind is parsed). One whose fields
 do not fit is no observation: the latest readable one answers, or none (the claim stays
-unresolved); `git correx replay` reports the line as a problem.
+unresolved); the line stays in the ledger.
 """
 
 from __future__ import annotations

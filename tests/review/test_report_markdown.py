@@ -48,7 +48,7 @@ def build_history(repo: Path) -> str:
     plan = write_blob(handle, b'{"plan": "demo"}\n')
     grounding = raw_draft("plan_grounding_evaluated", (second, plan), {
         "plan": plan, "plan_id": "plan_*1*", "verdict": "return_to_architect",
-        "findings": [{"check": "referenced_paths", "step": "s1", "subject": HOSTILE_FILE,
+        "findings": [{"check": "path", "step": "s1", "subject": HOSTILE_FILE,
                       "status": "absent", "route": "return_to_architect", "paths": [],
                       "candidates": [], "detail": None}],
         "profile": plan, "index": None, "extractors": {}}, state_key=second)
