@@ -3,39 +3,25 @@ plan/lock_checks.py, plan/split.py), through the installed `git correx` console 
 
 Each test records the fact with the real command, then rewrites its line through `git notes`
 with one field that does not fit (the line stays canonical, its id recomputed), as a careless
-or foreign writer could: the line is no validation, authorization, grounding or split route.
+or foreign writer could: the line is no validation, authorization, audit, grounding or split
+route.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from gitcorrex.plan.load import load_plan
 from tests.conftest import CliResult
+from tests.console_script import git_correx as correx
 from tests.plan.conftest import fixture, parse
 from tests.unfit_lines import unfit
 
 PLAN = fixture("atomic_step.toml")
-SCRIPT = Path(sys.executable).parent / "git-correx"
 
 
-def correx(root: Path, *args: str) -> CliResult:
-    """`git correx ARGS` as a user runs it: git finds the console script on PATH."""
-    if not SCRIPT.exists():  # pragma: no cover - the test venv installs the package
-        pytest.skip(f"no console script at {SCRIPT}")
-    env = {**os.environ, "PATH": f"{SCRIPT.parent}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(["git", "correx", *args], cwd=root, env=env, capture_output=True,
-                          text=True, check=False, timeout=120)
-    return CliResult(proc.returncode, proc.stdout, proc.stderr)
-
-
-def ok(root: Path, *args: str) -> CliResult:
-    result = correx(root, *args)
+def ok(root: Path, *args: str, env: dict[str, str] | None = None) -> CliResult:
+    result = correx(root, *args, env=env)
     assert result.code == 0, result
     return result
 
@@ -99,3 +85,16 @@ def test_a_split_route_line_that_does_not_fit_is_treated_as_absent(plan_repo: Pa
     result = correx(plan_repo, "plan", "validate", str(PLAN), "--json")
     assert result.code == 0, result
     assert parse(result)["decision"] == "accepted"
+
+
+def test_a_risk_audit_line_that_does_not_fit_is_no_audit(plan_repo: Path) -> None:
+    guarded = fixture("compatible_root_reuse.toml")
+    grace = {"GIT_AUTHOR_NAME": "Grace Auditor", "GIT_AUTHOR_EMAIL": "grace@example.test"}
+    ok(plan_repo, "plan", "authorize", str(guarded))
+    ok(plan_repo, "plan", "audit", str(guarded), env=grace)
+    unfit(plan_repo, load_plan(guarded).identity, "plan_risk_audited", note="x" * 2000)
+    result = correx(plan_repo, "plan", "validate", str(guarded), "--json")
+    assert result.code == 1, result
+    document = parse(result)
+    assert document["decision"] == "stop-escalate" and document["authority"] is None
+    assert [f["code"] for f in document["findings"]] == ["audit_missing"]
