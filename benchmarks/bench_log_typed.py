@@ -71,14 +71,16 @@ def main() -> int:
     args = parser.parse_args()
     path = args.workdir / f"log-typed-{args.commits}"
     record_observations(path, build_history(path, args.commits))
-    plan = [("log (warm)", path, ["log"], False), ("log (cold fold)", path, ["log"], True),
-            ("replay", path, ["replay"], False), ("replay --json", path, ["replay", "--json"],
-                                                  False)]
+    # warm and cold apart: a cold run empties the fold store, and the two versions keep
+    # their log statuses in different tables (log-status, log-status-2)
+    warm = [("log (warm)", path, ["log"], False), ("replay", path, ["replay"], False),
+            ("replay --json", path, ["replay", "--json"], False)]
+    cold = [("log (cold fold)", path, ["log"], True)]
     versions = {"before": script_of(args.before), "after": script_of(args.after)}
     print(f"load average before: {load_average()} ({os.cpu_count()} CPUs)")
-    times = measure(versions, args.runs, plan)
+    times = {**measure(versions, args.runs, warm), **measure(versions, args.runs, cold)}
     print(f"load average after: {load_average()}\n")
-    ok = report(times, [name for name, *_ in plan], args.runs, 0.05, print)
+    ok = report(times, [name for name, *_ in warm + cold], args.runs, 0.05, print)
     return 0 if ok else 1
 
 
