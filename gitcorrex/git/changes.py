@@ -16,6 +16,7 @@ from gitcorrex.git.repository import Repository
 DIFF_FLAGS = ["-r", "-z", "--raw", "--no-renames", "--no-relative", "--ignore-submodules=none",
               "--no-ext-diff", "--no-textconv", "--abbrev=40"]
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 GITLINK = "160000"
 SYMLINK = "120000"
 ABSENT = "000000"
@@ -48,6 +49,13 @@ def tree_changes(repo: Repository, old_tree: str | None, new_tree: str) -> list[
     """Every path that differs between two trees or commits (None: the empty tree)."""
     args = ["diff-tree", *DIFF_FLAGS, old_tree or EMPTY_TREE, new_tree, "--"]
     return parse_raw_diff(run_git(args, cwd=repo.common_dir).stdout)
+
+
+def changed_path_names(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
+    """Every path that differs between two trees (None: the empty tree), sorted: both
+    sides of a rename, deletions, mode and type changes, gitlinks."""
+    empty = EMPTY_TREE_SHA256 if repo.object_format == "sha256" else EMPTY_TREE
+    return sorted({change.path for change in tree_changes(repo, old_tree or empty, new_tree)})
 
 
 def parse_raw_diff(raw: bytes) -> list[PathChange]:

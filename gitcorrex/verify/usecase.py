@@ -19,7 +19,7 @@ from gitcorrex.git.state import StateProbe
 from gitcorrex.git.temporary_worktree import temporary_worktree
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.verification import Reason, Result
-from gitcorrex.profiles.load import load_profile
+from gitcorrex.profiles.load import LoadedProfile, load_profile
 from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.verify.observation import (
     Observation,
@@ -30,6 +30,7 @@ from gitcorrex.verify.observation import (
 from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
 from gitcorrex.verify.reuse import find_reusable_pass
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
+from gitcorrex.verify.selection_cache import remember_selection
 
 
 @dataclass(frozen=True)
@@ -78,8 +79,7 @@ def observe_workspace(
     by the caller) may already be measuring the workspace; see `StateProbe.begin`.
     """
     loaded = load_profile(repo.root)
-    selection = request.selection or select_expectation(loaded.profile, stage=request.stage,
-                                                        expect=request.expect)
+    selection = request.selection or _selected(repo, loaded, request)
     if request.session is not None:
         ledger.check_session_id(request.session)
     obs = Observation(
@@ -98,6 +98,14 @@ def observe_workspace(
         return _verify_state(run, probe)
     with StateProbe(repo) as own_probe:
         return _verify_state(run, own_probe)
+
+
+def _selected(repo: Repository, loaded: LoadedProfile, request: VerifyRequest) -> Selection:
+    """The request's expectation, remembered for the plain path (`selection_cache.py`)."""
+    selection = select_expectation(loaded.profile, stage=request.stage, expect=request.expect)
+    remember_selection(repo, loaded.blob_oid, request.stage, request.expect,
+                       selection.model_dump(mode="json"), loaded.profile.defaults.output_cap)
+    return selection
 
 
 def _verify_state(run: _Run, probe: StateProbe) -> VerifyOutcome:
