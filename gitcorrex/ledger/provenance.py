@@ -10,7 +10,7 @@ import socket
 
 from gitcorrex import __version__
 from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes import libgit2_version
+from gitcorrex.git.libgit2_version import libgit2_version_cached
 from gitcorrex.git.process import git_version
 from gitcorrex.git.repository import Repository, require_ledger_format
 from gitcorrex.model.events import Actor, Provenance, ToolVersions
@@ -28,5 +28,5 @@ def current_provenance(repo: Repository) -> Provenance:
     author = ledger_identity(repo).author
     actor = Actor(name=author.name, email=author.email, host=socket.gethostname(),
                   runtime=runtime_id())
-    tool = ToolVersions(correx=__version__, git=git_version(), libgit2=libgit2_version())
+    tool = ToolVersions(correx=__version__, git=git_version(), libgit2=libgit2_version_cached(repo.common_dir))
     return Provenance(actor=actor, tool=tool)
