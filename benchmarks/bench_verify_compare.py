@@ -19,8 +19,14 @@ import sys
 from pathlib import Path
 
 from bench_verify import PROFILE
-from common import cpu_table, load_average, make_large_repo, markdown_table, median
-from common import time_commands_cpu
+from common import (
+    cpu_table,
+    load_average,
+    make_large_repo,
+    markdown_table,
+    median,
+    time_commands_cpu,
+)
 
 
 def parse_args() -> argparse.Namespace:
