@@ -8,7 +8,7 @@ paths are NUL-separated bytes decoded with surrogateescape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
@@ -22,8 +22,7 @@ SYMLINK = "120000"
 ABSENT = "000000"
 
 
-@dataclass(frozen=True)
-class PathChange:
+class PathChange(NamedTuple):
     """One changed path. `change`: added, deleted, modified, mode_changed or type_changed."""
 
     path: str

@@ -28,5 +28,6 @@ def current_provenance(repo: Repository) -> Provenance:
     author = ledger_identity(repo).author
     actor = Actor(name=author.name, email=author.email, host=socket.gethostname(),
                   runtime=runtime_id())
-    tool = ToolVersions(correx=__version__, git=git_version(), libgit2=libgit2_version_cached(repo.common_dir))
+    tool = ToolVersions(correx=__version__, git=git_version(),
+                        libgit2=libgit2_version_cached(repo.common_dir))
     return Provenance(actor=actor, tool=tool)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from gitcorrex.errors import ExitCode
 from gitcorrex.model.verdicts import Result
@@ -31,8 +30,7 @@ class SilentProgress:
         return None
 
 
-@dataclass(frozen=True)
-class VerifyOutcome:
+class VerifyOutcome(NamedTuple):
     """`event` is None when the expectation has no commands (nothing is claimed), and on
     the plain path (`verify/plain.py`), which records without building event models and
     serves only the text forms of `verify`.

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from gitcorrex.model.verdicts import Reason, Result
 from gitcorrex.runner.command import CommandOutcome, passed, run_command
@@ -46,8 +45,7 @@ class Selection(Protocol):
 UNAVAILABLE_STOPS = {"not_found": Reason.COMMAND_NOT_FOUND, "timeout": Reason.TIMEOUT}
 
 
-@dataclass(frozen=True)
-class CommandsRun:
+class CommandsRun(NamedTuple):
     """Each selected command with its outcome (None = not run), and why the run stopped."""
 
     runs: list[tuple[ResolvedCommand, CommandOutcome | None]]
@@ -70,8 +68,7 @@ class CommandsRun:
         return None
 
 
-@dataclass(frozen=True)
-class SetupRun:
+class SetupRun(NamedTuple):
     """The operator's setup command; its success only allows the verification to run."""
 
     command: ResolvedCommand

@@ -146,7 +146,7 @@ def _verify_in(run: _Run, run_dir: Path, run_probe: StateProbe, unset: str) -> V
     if not setup.passed:
         not_run = CommandsRun.not_run(obs.selection, Reason.SETUP_FAILED, None)
         recorded = record_observation(obs, unset, unset, not_run, setup_event)
-        return replace(recorded, failing_output=setup.outcome.output)
+        return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
     moved = run.request.reuse and before != unset
     reused = _reuse(obs, before, setup_event) if moved else None
