@@ -15,7 +15,6 @@ several events, reads of earlier events) is `ledger.append_events`'s.
 from __future__ import annotations
 
 import random
-import socket
 import time
 from collections.abc import Mapping
 from datetime import datetime
@@ -26,20 +25,15 @@ from gitcorrex.git import ledger_pack
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.libgit2_version import libgit2_version_cached
-from gitcorrex.git.notes_write import (
-    commit_notes_with_git,
-    contention_error,
-    ensure_merge_strategy,
-    notes_ref_with_git,
-    notes_tip_with_git,
-)
+from gitcorrex.git.notes_ref import contention_error, ensure_merge_strategy, notes_ref_with_git
+from gitcorrex.git.notes_write import append_notes_with_git
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import git_version
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_line import SCHEMA_VERSION, event_line
 from gitcorrex.model.kind_names import KNOWN_KINDS
-from gitcorrex.model.runtime import runtime_id
+from gitcorrex.model.runtime import host_name, runtime_id
 
 _HEX = frozenset("0123456789abcdef")
 
@@ -49,7 +43,7 @@ def provenance_stamp(repo: Repository) -> dict[str, Any]:
     values; an identity git refuses is a ConfigError (exit 2), before anything runs."""
     author = ledger_identity(repo).author
     return {
-        "actor": {"name": author.name, "email": author.email, "host": socket.gethostname(),
+        "actor": {"name": author.name, "email": author.email, "host": host_name(),
                   "runtime": runtime_id()},
         "tool": {"correx": __version__, "git": git_version(),
                  "libgit2": libgit2_version_cached(repo.common_dir)},
@@ -75,9 +69,8 @@ def append_event_with_git(repo: Repository, *, kind: str, fields: Mapping[str, A
     appends = {subject: f"{line}\n".encode("ascii") for subject in subjects}
     message = "git correx: record 1 event(s)"
     for attempt in range(max_attempts):
-        tip = notes_tip_with_git(repo, ref)
-        new_tip = commit_notes_with_git(repo, ref, expected_tip=tip, appends=appends,
-                                        anchors=anchored, message=message, identity=identity)
+        new_tip = append_notes_with_git(repo, ref, appends=appends, anchors=anchored,
+                                        message=message, identity=identity)
         if new_tip is not None:
             ledger_pack.note_appended(repo, new_tip, 1, every=pack_every)
             return line

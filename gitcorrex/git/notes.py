@@ -20,8 +20,8 @@ from gitcorrex.errors import UnavailableError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import expand_notes_ref, join_note_parts
-from gitcorrex.git.notes_write import ensure_merge_strategy as ensure_merge_strategy
-from gitcorrex.git.notes_write import invalid_ref_error
+from gitcorrex.git.notes_ref import ensure_merge_strategy as ensure_merge_strategy
+from gitcorrex.git.notes_ref import invalid_ref_error
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults

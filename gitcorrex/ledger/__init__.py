@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes_write import contention_error
+from gitcorrex.git.notes_ref import contention_error
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_kinds import KNOWN_KINDS

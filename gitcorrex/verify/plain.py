@@ -53,13 +53,13 @@ def verify_plain(repo: Repository, probe: StateProbe, *, stage: str | None,
     before = state.state_key
     commands = run_expectation(repo.root, chosen, env={**env, "CORREX_STATE_KEY": before},
                                progress=progress, output_cap=chosen.output_cap)
-    probe.begin()
+    probe.begin()  # git rescans while this thread diffs and stores the outputs
     try:
         changed = bounded_paths(changed_path_names(repo, state.head_tree, before))
+        records, anchors = _evidence(repo, commands)
     finally:
         after = probe.measure().state_key
     result, reason = decide(commands, before, after)
-    records, anchors = _evidence(repo, commands)
     if after != before:
         anchors = {after: "tree", **anchors}
     values = observation_values(
