@@ -1,7 +1,10 @@
-"""Benchmark fixtures written as lines of a known kind with hand-picked fields.
+"""Lines of a known kind with hand-picked fields, for benchmarks and tests.
 
 The ledger appends typed payloads; a fixture that only needs the size and shape of real
-lines builds one here, still appended (and checked) by the ledger itself.
+lines (a benchmark), or a line as another writer could have written it (a test of readers:
+older, newer or careless), builds one here, still appended (and checked) by the ledger
+itself. It imports only `gitcorrex`, so the benchmarks run on their own from this folder;
+the tests import it as `benchmarks.raw_events` (through tests/ledger_facts.py).
 """
 
 from __future__ import annotations
@@ -26,6 +29,6 @@ class _RawPayload(EventPayload):
 
 def raw_draft(kind: str, subjects: tuple[str, ...], fields: Mapping[str, object] | None = None,
               session: str | None = None, **envelope: Any) -> EventDraft:
-    """A draft of `kind` whose line carries exactly `fields`."""
+    """A draft of `kind` whose line carries exactly `fields` (the ledger still checks them)."""
     model = type(f"Raw_{kind}", (_RawPayload,), {"KIND": kind, "__module__": __name__})
     return EventDraft(model(**(fields or {})), subjects, session=session, **envelope)

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
-from pydantic import ConfigDict
-
+from benchmarks.raw_events import raw_draft as raw_draft  # one definition, re-exported
 from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
@@ -22,8 +20,9 @@ from gitcorrex.model.assessment import (
     Rule,
     Verdict,
 )
+from gitcorrex.model.canonical import format_instant
+from gitcorrex.model.event_line import event_line
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
-from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import (
     CommandRecord,
     OutputEvidence,
@@ -80,23 +79,6 @@ def assessment_draft(tree: str, paths: list[str], commit: str | None = None) -> 
     return EventDraft(fields, (tree,), state_key=tree)
 
 
-def raw_draft(kind: str, subjects: tuple[str, ...], fields: Mapping[str, object] | None = None,
-              session: str | None = None, **envelope: Any) -> EventDraft:
-    """A line as another writer could have written it (older, newer or careless): any
-    fields under a known kind, still appended through the ledger. For tests of readers."""
-    model = type(f"Raw_{kind}", (_RawPayload,), {"KIND": kind, "__module__": __name__})
-    return EventDraft(model(**(fields or {})), subjects, session=session, **envelope)
-
-
-class _RawPayload(EventPayload):
-    """Whatever fields it was given, written as given (the ledger still checks them)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    def line_fields(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
-
-
 def record(path: Path, *drafts: EventDraft, seconds: int = 0,
            who: Provenance | None = None) -> list[RecordedEvent]:
     """Append `drafts` in one notes commit at T0 + seconds."""
@@ -110,3 +92,22 @@ def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0
     repo = discover_in_process(path)
     draft = verification_draft(repo, tree, result, tail=tail, session=session)
     return record(path, draft, seconds=seconds)[0]
+
+
+def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object], *,
+              seconds: int = 0, state_key: str | None = None) -> str:
+    """Add one canonical line of `kind` carrying exactly `fields` to `subject`'s note with
+    `git notes` itself (no payload class checks them), as another writer could; its id."""
+    from tests.conftest import git
+
+    who = provenance()
+    envelope = {"v": 1, "kind": kind, "at": format_instant(T0 + timedelta(seconds=seconds)),
+                "subjects": [subject], "session": None, "seq": None, "stage": None,
+                "step": None, "state_key": state_key, "actor": who.actor.model_dump(mode="json"),
+                "tool": who.tool.model_dump(mode="json")}
+    line = event_line(fields, envelope)
+    notes = git(path, "notes", "--ref", "correx", "list")
+    old = git(path, "notes", "--ref", "correx", "show", subject) if subject in notes else ""
+    git(path, "notes", "--ref", "correx", "add", "-f", "-F", "-", subject,
+        input=(old + line + "\n").encode("ascii"))
+    return str(RecordedEvent.model_validate_json(line).id)

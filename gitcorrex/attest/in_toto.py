@@ -3,7 +3,8 @@
 The subject is the tree itself (digest `gitTree`: anyone can check it with
 `git rev-parse REV^{tree}`); the predicate is the test-result predicate v0.1 with the
 profile blob as its configuration (digest `gitBlob`: `git hash-object .correx.toml`).
-Only `pass` is PASSED: `fail` and `unavailable` are FAILED, since nothing unproven passes.
+Only `pass` is PASSED: `fail` and `unavailable` are FAILED, since nothing unproven passes;
+an observation whose fields do not fit its class is FAILED too, its problem the failure.
 The statements are unsigned; sign them with the tool your verifier expects.
 """
 
@@ -16,8 +17,10 @@ from gitcorrex import ledger
 from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import resolve_tree
+from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import VerificationFields
+from gitcorrex.model.payload_problem import unfit_text
+from gitcorrex.model.verification import Result, StopReason, VerificationFields
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 TEST_RESULT = "https://in-toto.io/attestation/test-result/v0.1"
@@ -49,37 +52,44 @@ def attest_tree(repo: Repository, *, rev: str) -> Attestations:
 
 
 def statement(name: str, tree: str, event: RecordedEvent) -> dict[str, Any]:
-    """The Statement for one observation (field names as the in-toto specs spell them)."""
-    passed, failed = _tests(event)
+    """The Statement for one observation (field names as the in-toto specs spell them).
+    An observation whose fields do not fit its class is FAILED, with its problem as the
+    failure and no configuration (no profile digest is read from it)."""
+    fields, problem = payload_or_problem(event)
+    if not isinstance(fields, VerificationFields):
+        return _statement(name, tree, "FAILED", [], ([], [unfit_text(event.kind, str(problem))]))
+    configuration = [{
+        "name": PROFILE_NAME,
+        "digest": {"gitBlob": fields.profile},
+        "annotations": {"expectation": fields.expectation,
+                        "correxEvent": event.id, "observedAt": event.at},
+    }]
+    return _statement(name, tree, _RESULTS[fields.result.value], configuration, _tests(fields))
+
+
+def _statement(name: str, tree: str, result: str, configuration: list[dict[str, Any]],
+               tests: tuple[list[str], list[str]]) -> dict[str, Any]:
     return {
         "_type": STATEMENT_TYPE,
         "subject": [{"name": name, "digest": {"gitTree": tree}}],
         "predicateType": TEST_RESULT,
         "predicate": {
-            "result": _RESULTS.get(str(event.field("result")), "FAILED"),
-            "configuration": [{
-                "name": PROFILE_NAME,
-                "digest": {"gitBlob": str(event.field("profile"))},
-                "annotations": {"expectation": str(event.field("expectation")),
-                                "correxEvent": event.id, "observedAt": event.at},
-            }],
-            "passedTests": passed,
+            "result": result,
+            "configuration": configuration,
+            "passedTests": tests[0],
             "warnedTests": [],
-            "failedTests": failed,
+            "failedTests": tests[1],
         },
     }
 
 
-def _tests(event: RecordedEvent) -> tuple[list[str], list[str]]:
+def _tests(fields: VerificationFields) -> tuple[list[str], list[str]]:
     """Command names that passed, and those that did not (a skipped one never passed)."""
-    commands = event.field("commands")
     passed: list[str] = []
     failed: list[str] = []
-    for command in commands if isinstance(commands, list) else []:
-        if not isinstance(command, dict):
-            continue
-        ok = command.get("stop_reason") == "exit" and command.get("exit_code") == 0
-        (passed if ok else failed).append(str(command.get("name")))
-    if event.field("result") != "pass" and not failed:
-        failed.append(str(event.field("reason") or event.field("expectation")))
+    for command in fields.commands:
+        ok = command.stop_reason is StopReason.EXIT and command.exit_code == 0
+        (passed if ok else failed).append(command.name)
+    if fields.result is not Result.PASS and not failed:
+        failed.append(fields.reason.value if fields.reason else fields.expectation)
     return passed, failed

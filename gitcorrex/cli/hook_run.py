@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.cli.boundary import run_guarded
-from gitcorrex.errors import ExitCode, UnavailableError, UsageError
+from gitcorrex.errors import UnavailableError, UsageError
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -57,14 +57,13 @@ def _run(name: str, args: list[str]) -> int:
     from gitcorrex.hooks.commit_check import check_commit
 
     check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None)
-    if not check.blocked:
-        return ExitCode.OK
-    from gitcorrex.hooks.block_record import record_commit_block
-    from gitcorrex.ledger.provenance import current_provenance
+    if check.blocked:
+        from gitcorrex.hooks.block_record import record_commit_block
+        from gitcorrex.ledger.provenance import current_provenance
 
-    event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
-    sys.stderr.write(commit_block_text(check, event.id))
-    return ExitCode.CHECK_FAILED
+        event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
+        sys.stderr.write(commit_block_text(check, event.id))
+    return check.exit_code
 
 
 def _pre_push(repo: Repository, args: list[str]) -> int:
@@ -72,16 +71,15 @@ def _pre_push(repo: Repository, args: list[str]) -> int:
 
     remote = args[0] if args else "origin"
     result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()))
-    if not result.blocked:
-        return ExitCode.OK
-    from gitcorrex.hooks.block_record import record_push_block
-    from gitcorrex.ledger.provenance import current_provenance
+    if result.blocked:
+        from gitcorrex.hooks.block_record import record_push_block
+        from gitcorrex.ledger.provenance import current_provenance
 
-    provenance = current_provenance(repo)
-    for blocked in result.blocked:
-        events = record_push_block(repo, blocked, clock=_now, provenance=provenance)
-        sys.stderr.write(push_block_text(blocked, remote, [event.id for event in events]))
-    return ExitCode.CHECK_FAILED
+        provenance = current_provenance(repo)
+        for blocked in result.blocked:
+            events = record_push_block(repo, blocked, clock=_now, provenance=provenance)
+            sys.stderr.write(push_block_text(blocked, remote, [event.id for event in events]))
+    return result.exit_code
 
 
 def commit_block_text(check: CommitCheck, event_id: str) -> str:

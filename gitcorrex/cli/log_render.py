@@ -25,7 +25,8 @@ def render_line(line: LogLine) -> str:
     text = f"{line.commit.sha[:12]} {status.mark} {status.result:<11}"
     if status.at is not None:
         reason = f" [{status.reason}]" if status.reason else ""
-        text += f" {printable(status.expectation or '')}{reason} by {printable(status.by or '')}"
+        what = status.problem or status.expectation or ""
+        text += f" {printable(what)}{reason} by {printable(status.by or '')}"
         text += f" {status.at[:19]}Z"
     text += f"  {printable(line.commit.subject)}"
     if line.signer is not None:

@@ -41,14 +41,14 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
                    "proofs": [p.model_dump(mode="json") for p in out.proofs],
                    "event": event.model_dump(mode="json") if event else None,
                    "findings": [f.model_dump(mode="json") for f in out.findings]})
-    elif event is None:
+    elif event is None or out.by is None:
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not audited")
         for finding in out.findings:
             click.echo(f"  {finding.where}: {finding.message}\n    hint: {finding.hint}")
     else:
         when = "audited" if out.event else "already audited"
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by {event.field('name')} "
-                   f"<{event.field('email')}> at {event.at}")
+        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by {out.by.name} "
+                   f"<{out.by.email}> at {event.at}")
         for proof in out.proofs:
             click.echo(f"  {proof.step}: {proof.failure_mode}")
         echo_next("validate", path)
@@ -84,5 +84,5 @@ def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool
     else:
         when = "routed" if out.event else "already routed"
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): step {out.step} {when} "
-                   f"split-required by {event.field('name')} <{event.field('email')}>")
+                   f"split-required by {out.by.name} <{out.by.email}>")
     return 0

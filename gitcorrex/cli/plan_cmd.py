@@ -113,14 +113,14 @@ def authorize(plan_file: Path, as_json: bool) -> int:
                    "recorded": out.event is not None,
                    "decision": out.decision.value if out.decision else None,
                    "findings": [f.model_dump(mode="json") for f in out.findings]})
-    elif event is None:
+    elif event is None or out.by is None:
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not authorized: "
                    f"{out.decision.value if out.decision else 'refused'}")
         _echo_findings([f.model_dump() for f in out.findings])
     else:
         when = "authorized" if out.event else "already authorized"
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
-                   f"{event.field('name')} <{event.field('email')}> at {event.at}")
+                   f"{out.by.name} <{out.by.email}> at {event.at}")
         echo_next("validate", path)
     return out.exit_code
 

@@ -73,10 +73,10 @@ def _write_rows(out: BinaryIO, rows: list[bytes]) -> None:
 def _print_text(entries: list[LedgerEntry], read: LedgerRead) -> None:
     """One line per event on stdout; diagnostics (nothing recorded, problems) on stderr."""
     from gitcorrex.ledger import printable
-    from gitcorrex.review.describe import describe_event
+    from gitcorrex.review.describe import describe_entry
 
     if read.tip is None:
         click.echo(f"git correx: nothing recorded yet ({read.ref} does not exist)", err=True)
     for problem in read.problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
-    sys.stdout.write("".join(printable(describe_event(e.event())) + "\n" for e in entries))
+    sys.stdout.write("".join(printable(describe_entry(e)) + "\n" for e in entries))

@@ -78,14 +78,14 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
                 return done
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
+        from gitcorrex.verify.context import VerifyContext
         from gitcorrex.verify.usecase import VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)
-        return verify_workspace(
-            repo, request, env=dict(os.environ), clock=clock,
-            provenance=current_provenance(repo), probe=probe, progress=progress,
-            artifacts=_artifacts(artifacts))
+        context = VerifyContext(dict(os.environ), clock, current_provenance(repo), progress)
+        return verify_workspace(repo, request, context, probe=probe,
+                                artifacts=_artifacts(artifacts))
 
 
 def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gitcorrex.errors import ExitCode
 from gitcorrex.git.background import in_background
 from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.config import config_value
@@ -51,6 +52,11 @@ class CommitCheck:
     @property
     def blocked(self) -> bool:
         return bool(self.violations)
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a path is outside the manifest: git stops the commit; else 0."""
+        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.errors import UnavailableError
+from gitcorrex.errors import ExitCode, UnavailableError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.history import resolve_commit
 from gitcorrex.git.remotes import remote_default_branch
@@ -51,8 +51,15 @@ class BlockedUpdate:
 
 @dataclass(frozen=True)
 class PushCheck:
+    """The ref updates of one push whose ranges have violations; none means ALLOW."""
+
     stage: str | None
     blocked: list[BlockedUpdate]
+
+    @property
+    def exit_code(self) -> int:
+        """1 when an update is blocked: git stops the whole push; else 0."""
+        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
 
 
 def parse_updates(data: bytes) -> list[PushUpdate]:

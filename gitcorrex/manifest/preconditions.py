@@ -8,6 +8,11 @@ the same state key (blocks outside any session) — and when the count reaches t
 command `requires` it, or a detected build manifest names it: `build_manifests.py`), one
 `workspace_precondition_failed` is recorded. Never a second for the same path and scope:
 the count and that check are re-done inside the compare-and-swap loop.
+
+Blocks and signals are read as their payload classes (`AssessmentFields`,
+`PreconditionFailed`), and only those two kinds are parsed. A line of either kind whose
+fields do not fit is treated as absent: it is not counted as a block and does not stand for
+a recorded signal (so the signal may be recorded again); the line stays in the ledger.
 """
 
 from __future__ import annotations
@@ -24,13 +29,16 @@ from gitcorrex.model.assessment import (
     AssessmentFields,
     Rule,
 )
+from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.note_lines import LedgerEntry, typed_events
 from gitcorrex.model.preconditions import (
     PreconditionFailed,
     PreconditionSource,
 )
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.record import Record
+from gitcorrex.model.typed_facts import facts_of
 from gitcorrex.profiles.load import PROFILE_NAME, load_profile
 from gitcorrex.replay.active_step import active_step
 
@@ -55,7 +63,8 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
     """Record the signals `block` (a just-recorded assess-read BLOCK) completes; [] when
     none. An invalid `.correx.toml` raises ConfigError; a missing one has no `requires`.
     Signals of a session land on its active step (`replay/active_step.py`)."""
-    missing = blocked_paths(block)
+    read = payload_of(block)
+    missing = blocked_paths(read) if isinstance(read, AssessmentFields) else []
     tree = block.state_key
     if not missing or tree is None:
         return []
@@ -65,12 +74,15 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
     needed = cache(lambda: build_critical(repo, profile, tree))
 
     def drafts(view: ledger.LedgerView) -> list[ledger.EventDraft]:
-        scope = _scope(view, block.session, tree)
+        typed = typed_events(_scope(view, block.session, tree),
+                             (AssessmentFields, PreconditionFailed))
+        assessed = facts_of(typed, AssessmentFields)
+        signalled = {f.payload.path for f in facts_of(typed, PreconditionFailed)}
         found = []
         for path in missing:
-            blocks = [e.id for e in scope if path in blocked_paths(e)]
+            blocks = [f.id for f in assessed if path in blocked_paths(f.payload)]
             source = needed().get(path) if len(blocks) >= threshold else None
-            if source is None or _signalled(scope, path):
+            if source is None or path in signalled:
                 continue
             fields = PreconditionFailed(path=path, source=source[0], named_by=source[1],
                                         attempts=len(blocks), blocks=blocks[-MAX_BLOCKS:])
@@ -81,20 +93,20 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
         return found
 
     events = ledger.append_events(repo, drafts, now=clock(), provenance=provenance)
-    return [PreconditionSignal(event=e.id, **PreconditionFailed.model_validate(
-        e.model_extra).model_dump(include={"path", "attempts", "source", "named_by"}))
-        for e in events]
+    return [_signal(e.id, p) for e in events if isinstance(p := payload_of(e), PreconditionFailed)]
 
 
-def blocked_paths(event: RecordedEvent) -> list[str]:
-    """The paths an `assess read` event blocked with REFERENCE_EXISTS, in order."""
-    if event.kind != AssessmentFields.KIND or event.field("origin") != "assess" or \
-            event.field("action") != "read":
+def _signal(event: str, failed: PreconditionFailed) -> PreconditionSignal:
+    return PreconditionSignal(event=event, path=failed.path, attempts=failed.attempts,
+                              source=failed.source, named_by=failed.named_by)
+
+
+def blocked_paths(assessed: AssessmentFields) -> list[str]:
+    """The paths an `assess read` assessment blocked with REFERENCE_EXISTS, in order."""
+    if assessed.origin != "assess" or assessed.action != "read":
         return []
-    paths = event.field("paths")
-    entries = [p for p in paths if isinstance(p, dict)] if isinstance(paths, list) else []
-    return list(dict.fromkeys(str(p.get("path")) for p in entries
-                              if p.get("rule") == Rule.REFERENCE_EXISTS.value))
+    return list(dict.fromkeys(p.path for p in assessed.paths
+                              if p.rule is Rule.REFERENCE_EXISTS))
 
 
 def build_critical(repo: Repository, profile: Profile | None, tree: str) -> dict[str, Source]:
@@ -108,15 +120,11 @@ def build_critical(repo: Repository, profile: Profile | None, tree: str) -> dict
     return found
 
 
-def _scope(view: ledger.LedgerView, session: str | None, tree: str) -> list[RecordedEvent]:
-    """The session's events by seq, or the state tree's events outside any session."""
+def _scope(view: ledger.LedgerView, session: str | None, tree: str) -> list[LedgerEntry]:
+    """The session's entries by seq, or the state tree's entries outside any session."""
     if session is not None:
-        return view.session_events(session)
-    return [event for event in view.events_on(tree) if event.session is None]
-
-
-def _signalled(scope: list[RecordedEvent], path: str) -> bool:
-    return any(e.kind == PreconditionFailed.KIND and e.field("path") == path for e in scope)
+        return view.session_entries(session)
+    return [entry for entry in view.scanned_on(tree).entries if entry.session is None]
 
 
 def _work_tree_profile(repo: Repository) -> Profile | None:

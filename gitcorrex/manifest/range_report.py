@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex.errors import ExitCode
+from gitcorrex.git.history import RangeCommit
 from gitcorrex.git.process import encode_path
 from gitcorrex.manifest.check import Violation
 from gitcorrex.model.repo_paths import printable_path
@@ -16,13 +17,9 @@ from gitcorrex.model.write_manifest import Manifest
 
 
 @dataclass(frozen=True)
-class CommitReport:
+class CommitReport(RangeCommit):
     """One commit of the range and what it changed outside the manifest."""
 
-    sha: str
-    parents: tuple[str, ...]
-    tree: str
-    subject: str
     violations: tuple[Violation, ...]
 
     def as_dict(self) -> dict[str, object]:

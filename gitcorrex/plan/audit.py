@@ -19,7 +19,7 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (
     AuditedProof,
@@ -30,7 +30,7 @@ from gitcorrex.plan.authority_outcome import AuthorityOutcome
 from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
-from gitcorrex.plan.risk_audit import Identity, audited, obligations
+from gitcorrex.plan.risk_audit import Audit, Authorization, Identity, audited, obligations
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,16 +54,16 @@ def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str
     plan = context.loaded.plan
     chosen = chosen_proofs(plan, proofs)
     findings = _refusals(plan, structural_findings(plan, context.profile.profile))
-    existing: list[RecordedEvent] = []
+    existing: list[Audit] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        history = plan_history(view.events_on(context.subject), context.identity)
+        history = plan_history(view.scanned_on(context.subject).entries, context.identity)
         findings[:] = [f for f in findings if f.code != "audit_by_authorizer"]
         findings.extend(_authorizer(auditor, history.authorizations))
         if findings:
             return []
         wanted = {(p.step, p.failure_mode) for p in chosen}
-        existing[:] = [e for e in history.audits if Identity.of(e) == auditor
+        existing[:] = [e for e in history.audits if Identity.of(e.payload) == auditor
                        and audited(e) == wanted][:1]
         if existing:
             return []
@@ -75,7 +75,8 @@ def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return AuditOutcome(plan=context.identity, plan_id=plan.id, proofs=chosen,
                         event=events[0] if events else None,
-                        existing=existing[0] if existing else None, findings=findings)
+                        existing=existing[0].event() if existing else None, findings=findings,
+                        by=auditor if events or existing else None)
 
 
 def chosen_proofs(plan: Plan, given: Sequence[str]) -> list[AuditedProof]:
@@ -111,8 +112,8 @@ def _refusals(plan: Plan, structural: list[Finding]) -> list[Finding]:
     return structural
 
 
-def _authorizer(auditor: Identity, authorizations: list[RecordedEvent]) -> list[Finding]:
-    if not any(auditor.same_as(Identity.of(e)) for e in authorizations):
+def _authorizer(auditor: Identity, authorizations: list[Authorization]) -> list[Finding]:
+    if not any(auditor.same_as(Identity.of(e.payload)) for e in authorizations):
         return []
     return [Finding(code="audit_by_authorizer", step=None, where="risk",
                     message=f"{auditor} authorized this plan: its risk audit must come from "

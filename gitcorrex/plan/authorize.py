@@ -3,7 +3,8 @@
 Only a plan whose structure holds and that carries complete verification maps can be
 authorized: a legacy plan (version 0) is never authorized anew (seed 003 §4.5). An
 identity that already authorized this plan is not recorded twice (checked inside the
-compare-and-swap loop).
+compare-and-swap loop); an authorization line whose fields do not fit
+`PlanAuthorizedFields` is no authorization (plan_history), so it is recorded anew.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan_events import (
     Decision,
     Finding,
@@ -26,6 +27,7 @@ from gitcorrex.plan.authority_outcome import AuthorityOutcome
 from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
+from gitcorrex.plan.risk_audit import Authorization, Identity
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,17 +49,17 @@ def authorize_plan(repo: Repository, path: Path, *, now: datetime,
     findings = structural_findings(plan, context.profile.profile)
     if plan.is_legacy:
         findings.append(_legacy_refusal())
-    existing: list[RecordedEvent] = []
+    existing: list[Authorization] = []
     refused: list[Decision] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        history = plan_history(view.events_on(context.subject), context.identity)
+        history = plan_history(view.scanned_on(context.subject).entries, context.identity)
         if findings:
             started = history.execution_started
             refused[:] = [Decision.REPLAN_REQUIRED if started else Decision.REJECT]
             return []
         existing[:] = [e for e in history.authorizations
-                       if (e.field("name"), e.field("email")) == (name, email)][:1]
+                       if (e.payload.name, e.payload.email) == (name, email)][:1]
         if existing:
             return []
         fields = PlanAuthorizedFields(plan=context.identity, plan_id=plan.id, name=name,
@@ -65,10 +67,12 @@ def authorize_plan(repo: Repository, path: Path, *, now: datetime,
         return [ledger.EventDraft(fields, subjects=(context.subject,))]
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
+    standing = bool(events or existing)
     return AuthorizationOutcome(
         plan=context.identity, plan_id=plan.id, decision=refused[0] if refused else None,
-        event=events[0] if events else None, existing=existing[0] if existing else None,
-        findings=findings)
+        event=events[0] if events else None,
+        existing=existing[0].event() if existing else None, findings=findings,
+        by=Identity(name, email) if standing else None)
 
 
 def _legacy_refusal() -> Finding:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from gitcorrex.git import notes
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.events import RecordedEvent
 from gitcorrex.plan.load import LoadedPlan, load_plan
 from gitcorrex.profiles.load import LoadedProfile, load_profile
 
@@ -40,8 +39,3 @@ def open_plan(repo: Repository, path: Path) -> PlanContext:
     loaded = load_plan(path)
     profile = load_profile(repo.root)
     return PlanContext(loaded, profile, notes.write_blob(repo, loaded.canonical_bytes))
-
-
-def latest(events: list[RecordedEvent]) -> RecordedEvent | None:
-    """The most recent event by (at, id); None for no events."""
-    return max(events, key=lambda e: (e.at, e.id), default=None)

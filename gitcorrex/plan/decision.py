@@ -10,6 +10,10 @@ after; a step the corrective authority routed `split-required` (`plan route`) ma
 plan `split-required`; a legacy plan (no verification maps) runs only on an authorization
 recorded before it was first validated, with a diagnostic that the mapping was not
 enforced.
+
+The plan facts are read as their payload classes (`model/typed_facts.py`). A line of a
+plan kind whose fields do not fit its class counts for nothing: no authorization, no
+validation, no lock, no audit, no split route; the line itself stays in the ledger.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.note_lines import LedgerEntry, typed_events
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (
     Authority,
@@ -30,6 +34,7 @@ from gitcorrex.model.plan_events import (
     PlanRoutedFields,
     PlanValidatedFields,
 )
+from gitcorrex.model.typed_facts import Fact, facts_of, in_time_order
 from gitcorrex.plan.graph import step_where
 from gitcorrex.plan.risk_audit import outside_audit
 from gitcorrex.plan.split import split_findings
@@ -39,11 +44,11 @@ from gitcorrex.plan.split import split_findings
 class PlanHistory:
     """What the ledger holds about one plan identity, each list in time order."""
 
-    authorizations: list[RecordedEvent]
-    validations: list[RecordedEvent]
-    locks: list[RecordedEvent]
-    audits: list[RecordedEvent] = field(default_factory=list)
-    routes: list[RecordedEvent] = field(default_factory=list)
+    authorizations: list[Fact[PlanAuthorizedFields]]
+    validations: list[Fact[PlanValidatedFields]]
+    locks: list[Fact[PlanLockedFields]]
+    audits: list[Fact[PlanRiskAuditedFields]] = field(default_factory=list)
+    routes: list[Fact[PlanRoutedFields]] = field(default_factory=list)
 
     @property
     def execution_started(self) -> bool:
@@ -60,14 +65,20 @@ class PlanDecision:
     diagnostics: list[str]
 
 
-def plan_history(events: Sequence[RecordedEvent], identity: str) -> PlanHistory:
-    """The plan facts about `identity` among `events` (the plan blob's note)."""
-    mine = sorted((e for e in events if e.field("plan") == identity), key=lambda e: (e.at, e.id))
-    return PlanHistory(authorizations=[e for e in mine if e.kind == PlanAuthorizedFields.KIND],
-                       validations=[e for e in mine if e.kind == PlanValidatedFields.KIND],
-                       locks=[e for e in mine if e.kind == PlanLockedFields.KIND],
-                       audits=[e for e in mine if e.kind == PlanRiskAuditedFields.KIND],
-                       routes=[e for e in mine if e.kind == PlanRoutedFields.KIND])
+_PLAN_FACTS = (PlanAuthorizedFields, PlanValidatedFields, PlanLockedFields,
+               PlanRiskAuditedFields, PlanRoutedFields)
+
+
+def plan_history(entries: Sequence[LedgerEntry], identity: str) -> PlanHistory:
+    """The plan facts about `identity` among `entries` (the plan blob's note); only the plan
+    kinds are parsed, and a line that does not fit its class is left out."""
+    typed = typed_events(entries, _PLAN_FACTS)
+    mine = [t for t in typed if isinstance(t.payload, _PLAN_FACTS) and t.payload.plan == identity]
+    return PlanHistory(authorizations=in_time_order(facts_of(mine, PlanAuthorizedFields)),
+                       validations=in_time_order(facts_of(mine, PlanValidatedFields)),
+                       locks=in_time_order(facts_of(mine, PlanLockedFields)),
+                       audits=in_time_order(facts_of(mine, PlanRiskAuditedFields)),
+                       routes=in_time_order(facts_of(mine, PlanRoutedFields)))
 
 
 def decide(plan: Plan, structural: list[Finding], history: PlanHistory) -> PlanDecision:
@@ -124,7 +135,7 @@ def audit_gaps(plan: Plan) -> list[Finding]:
     return found
 
 
-def _legacy_authorization(history: PlanHistory) -> RecordedEvent | None:
+def _legacy_authorization(history: PlanHistory) -> Fact[PlanAuthorizedFields] | None:
     """The first authorization recorded before the plan's first validation, if any."""
     first = history.authorizations[0] if history.authorizations else None
     if first is None or not history.validations:
@@ -151,10 +162,8 @@ def _unauthorized() -> Finding:
                    hint="review the plan, then run `git correx plan authorize PLAN`")
 
 
-def _authority(event: RecordedEvent, *, legacy: bool = False,
-               kind: AuthorityKind | None = None) -> Authority:
+def _authority(fact: Fact[PlanAuthorizedFields] | Fact[PlanRiskAuditedFields], *,
+               legacy: bool = False, kind: AuthorityKind | None = None) -> Authority:
     if kind is None:
         kind = AuthorityKind.LEGACY_AUTHORIZATION if legacy else AuthorityKind.AUTHORIZATION
-    name, email = event.field("name"), event.field("email")
-    return Authority(kind=kind, event=event.id, name=name if isinstance(name, str) else None,
-                     email=email if isinstance(email, str) else None)
+    return Authority(kind=kind, event=fact.id, name=fact.payload.name, email=fact.payload.email)

@@ -1,9 +1,13 @@
 """What a lock needs and what is missing: validation, grounding on this state key, a passing
 verification of this state key (the first step's baseline), a new session.
 
-The grounding event is written by `plan ground`; it is read defensively: its plan identity
-from the `plan` field, its state key from the envelope, its verdict from the `verdict`
-field. Anything unreadable is simply not a pass.
+The facts are read as their payload classes (`model/typed_facts.py`): the validation as
+`PlanValidatedFields`, the grounding as `GroundingFields` (its state key from the envelope),
+the baseline as `VerificationFields`. Only the kinds a lock needs are parsed. A line whose
+fields do not fit its class is treated as absent: it is no validation, no grounding and no
+passing baseline, and the latest *readable* fact decides. A missing validation or
+grounding names such lines and the field at fault, so the refusal explains itself.
+Anything unreadable is simply not a pass.
 """
 
 from __future__ import annotations
@@ -11,16 +15,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex import ledger
-from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.grounding import GroundingFields
+from gitcorrex.model.grounding import GroundingFields, Verdict
+from gitcorrex.model.note_lines import TypedEvent, typed_events
 from gitcorrex.model.plan_events import (
     Decision,
     PlanLockedFields,
     PlanValidatedFields,
 )
 from gitcorrex.model.record import Record
-from gitcorrex.model.verification import VerificationFields
-from gitcorrex.plan.context import PlanContext, latest
+from gitcorrex.model.typed_facts import Fact, facts_of, latest, read_facts
+from gitcorrex.model.verification import Result, VerificationFields
+from gitcorrex.plan.context import PlanContext
+
+Validation = Fact[PlanValidatedFields]
+Grounding = Fact[GroundingFields]
+Baseline = Fact[VerificationFields]
 
 
 class Missing(Record):
@@ -35,12 +44,12 @@ class Missing(Record):
 class LockFacts:
     """The events a lock rests on, and what is missing (empty when it may be recorded)."""
 
-    validation: RecordedEvent | None
-    grounding: RecordedEvent | None
+    validation: Validation | None
+    grounding: Grounding | None
     missing: list[Missing]
-    baseline: RecordedEvent | None = None
+    baseline: Baseline | None = None
 
-    def basis(self) -> tuple[RecordedEvent, RecordedEvent]:
+    def basis(self) -> tuple[Validation, Grounding]:
         """The validation and the grounding a recordable lock cites; a caller that did not
         check `missing` first gets a ValueError (a bug), never a lock without them."""
         if self.validation is None or self.grounding is None:
@@ -55,22 +64,43 @@ def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str
     `baseline_required` (a new session's lock, unless `--baseline-unverified` records why
     not) adds the need for a passing observation of the lock state; a re-plan keeps the
     running session's baseline instead."""
-    events = [e for e in view.events_on(context.subject) if e.field("plan") == context.identity]
-    validation, problem = _validation(context, events)
-    grounding, grounding_problem = _grounding(events, state_key)
+    typed = typed_events(view.scanned_on(context.subject).entries,
+                         (PlanValidatedFields, GroundingFields))
+    validations = [f for f in facts_of(typed, PlanValidatedFields)
+                   if f.payload.plan == context.identity]
+    groundings = [f for f in facts_of(typed, GroundingFields)
+                  if f.payload.plan == context.identity]
+    validation, problem = _validation(context, validations)
+    grounding, grounding_problem = _grounding(groundings, state_key)
     baseline, baseline_problem = _baseline(view, state_key) if baseline_required else (None,
                                                                                        None)
-    missing = [m for m in (problem, grounding_problem, baseline_problem,
-                           _session_problem(view, session)) if m]
+    missing = [_naming_unfit(m, typed) for m in (problem, grounding_problem, baseline_problem,
+                                                 _session_problem(view, session)) if m]
     return LockFacts(validation, grounding, missing, baseline)
 
 
+_KIND_OF = {"validation_missing": PlanValidatedFields.KIND,
+            "grounding_missing": GroundingFields.KIND}
+
+
+def _naming_unfit(missing: Missing, typed: list[TypedEvent]) -> Missing:
+    """A missing validation or grounding whose kind has lines on the plan's note that do
+    not fit says so (they are not used), naming the first field at fault."""
+    kind = _KIND_OF.get(missing.code)
+    unfit = [t for t in typed if t.payload is None and t.entry.kind == kind]
+    if not unfit:
+        return missing
+    note = (f" ({len(unfit)} {kind} line(s) on the plan's note do not fit and are not used: "
+            f"{unfit[0].problem})")
+    return missing.model_copy(update={"message": missing.message + note})
+
+
 def _baseline(view: ledger.LedgerView,
-              state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
+              state_key: str) -> tuple[Baseline | None, Missing | None]:
     """The first step starts on the lock state: a verification of it must have passed (the
-    latest one on this state key decides)."""
-    observed = [e for e in view.events_on(state_key)
-                if e.kind == VerificationFields.KIND and e.state_key == state_key]
+    latest readable one on this state key decides)."""
+    observed = [f for f in read_facts(view.scanned_on(state_key).entries, VerificationFields)
+                if f.state_key == state_key]
     last = latest(observed)
     unverified = ("or lock it knowingly: `git correx plan lock PLAN --baseline-unverified "
                   "--reason TEXT` (recorded)")
@@ -80,11 +110,11 @@ def _baseline(view: ledger.LedgerView,
                                      "the session would start on (no observation of it is "
                                      "recorded)",
                              hint=f"run `git correx verify` on this state, {unverified}")
-    result = last.field("result")
-    if result != "pass":
+    result = last.payload.result
+    if result is not Result.PASS:
         return None, Missing(code="baseline_not_pass",
                              message=f"the latest verification of the workspace state "
-                                     f"{state_key[:12]} ({str(last.id)[:12]}) is {result}, "
+                                     f"{state_key[:12]} ({last.id[:12]}) is {result.value}, "
                                      "not pass",
                              hint=f"fix what it reported and run `git correx verify`, "
                                   f"{unverified}")
@@ -92,27 +122,27 @@ def _baseline(view: ledger.LedgerView,
 
 
 def _validation(context: PlanContext,
-                events: list[RecordedEvent]) -> tuple[RecordedEvent | None, Missing | None]:
-    last = latest([e for e in events if e.kind == PlanValidatedFields.KIND])
+                validations: list[Validation]) -> tuple[Validation | None, Missing | None]:
+    last = latest(validations)
     if last is None:
         return None, Missing(code="validation_missing", message="the plan was never validated",
                              hint="run `git correx plan validate PLAN`")
-    decision = last.field("decision")
-    if decision != Decision.ACCEPTED.value:
+    decision = last.payload.decision
+    if decision is not Decision.ACCEPTED:
         return None, Missing(code="validation_not_accepted",
-                             message=f"the latest validation decided {decision}, not accepted",
+                             message=f"the latest validation decided {decision.value}, "
+                                     "not accepted",
                              hint="fix what it reported (or authorize the plan), then run "
                                   "`git correx plan validate PLAN` again")
-    if last.field("profile") != context.profile.blob_oid:
+    if last.payload.profile != context.profile.blob_oid:
         return None, Missing(code="validation_stale",
                              message="the plan was validated under another .correx.toml",
                              hint="run `git correx plan validate PLAN` again")
     return last, None
 
 
-def _grounding(events: list[RecordedEvent],
-               state_key: str) -> tuple[RecordedEvent | None, Missing | None]:
-    groundings = [e for e in events if e.kind == GroundingFields.KIND]
+def _grounding(groundings: list[Grounding],
+               state_key: str) -> tuple[Grounding | None, Missing | None]:
     here = [e for e in groundings if e.state_key == state_key]
     hint = "run `git correx plan ground PLAN` on this workspace state"
     if not groundings:
@@ -125,21 +155,21 @@ def _grounding(events: list[RecordedEvent],
                              message=f"the plan was grounded only on other state keys "
                                      f"({', '.join(keys)}), not on the current {state_key[:12]}",
                              hint=hint)
-    verdict = last.field("verdict")
-    if verdict != "pass":
+    verdict = last.payload.verdict
+    if verdict is not Verdict.PASS:
         return None, Missing(code="grounding_not_pass",
-                             message=f"the latest grounding on this state key is {verdict}, "
-                                     "not pass",
+                             message=f"the latest grounding on this state key is "
+                                     f"{verdict.value}, not pass",
                              hint="act on its findings (see `git correx plan ground PLAN`) "
                                   "and submit a new plan")
     return last, None
 
 
 def _session_problem(view: ledger.LedgerView, session: str) -> Missing | None:
-    events = view.session_events(session)
-    if not events:
+    entries = view.session_entries(session)  # kinds only: nothing here needs fields
+    if not entries:
         return None
-    locked = any(e.kind == PlanLockedFields.KIND for e in events)
+    locked = any(e.kind == PlanLockedFields.KIND for e in entries)
     what = "already has a locked plan" if locked else "already exists"
     return Missing(code="session_exists", message=f"session {session} {what}",
                    hint="omit --session to start a new session with a generated id")

@@ -6,15 +6,26 @@ the plan's authorizers, covering every proof obligation the plan declares. The
 `[[risk_audit.proofs]]` written in the plan file are the obligations; they are never the
 audit. Two identities are the same when their emails match (case-insensitively) or their
 names do: an author who changes only one of them is not an outside auditor.
+
+Authorizations and audits arrive as typed facts (`plan_history`): a line whose fields do
+not fit its class is neither an authorization nor an audit here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan import Plan
-from gitcorrex.model.plan_events import Finding
+from gitcorrex.model.plan_events import (
+    Finding,
+    PlanAuthorizedFields,
+    PlanRiskAuditedFields,
+    PlanRoutedFields,
+)
+from gitcorrex.model.typed_facts import Fact
+
+Authorization = Fact[PlanAuthorizedFields]
+Audit = Fact[PlanRiskAuditedFields]
 
 
 @dataclass(frozen=True)
@@ -25,10 +36,10 @@ class Identity:
     email: str | None
 
     @classmethod
-    def of(cls, event: RecordedEvent) -> Identity:
-        name, email = event.field("name"), event.field("email")
-        return cls(name if isinstance(name, str) else None,
-                   email if isinstance(email, str) else None)
+    def of(cls, payload: PlanAuthorizedFields | PlanRiskAuditedFields | PlanRoutedFields
+           ) -> Identity:
+        """The identity a plan fact was recorded by."""
+        return cls(payload.name, payload.email)
 
     def same_as(self, other: Identity) -> bool:
         emails = self.email and other.email and self.email.casefold() == other.email.casefold()
@@ -44,16 +55,13 @@ def obligations(plan: Plan) -> list[tuple[str, str]]:
     return [(p.step, p.failure_mode) for p in plan.risk_audit.proofs]
 
 
-def audited(event: RecordedEvent) -> set[tuple[str, str]]:
-    """The (step, failure mode) pairs one `plan_risk_audited` event covers."""
-    proofs = event.field("proofs")
-    listed = proofs if isinstance(proofs, list) else []
-    return {(str(p.get("step")), str(p.get("failure_mode"))) for p in listed
-            if isinstance(p, dict)}
+def audited(audit: Audit) -> set[tuple[str, str]]:
+    """The (step, failure mode) pairs one `plan_risk_audited` fact covers."""
+    return {(p.step, p.failure_mode) for p in audit.payload.proofs}
 
 
-def outside_audit(plan: Plan, authorizations: list[RecordedEvent],
-                  audits: list[RecordedEvent]) -> tuple[RecordedEvent | None, list[Finding]]:
+def outside_audit(plan: Plan, authorizations: list[Authorization],
+                  audits: list[Audit]) -> tuple[Audit | None, list[Finding]]:
     """The latest independent audit covering every obligation, or the findings saying why not."""
     if not authorizations:
         return None, [_finding("authorization_missing", "a guarded plan runs on an execution "
@@ -65,10 +73,11 @@ def outside_audit(plan: Plan, authorizations: list[RecordedEvent],
                                "plan file are obligations, not an audit",
                                "an auditor other than the authorizer runs "
                                "`git correx plan audit PLAN`")]
-    authorizers = [Identity.of(e) for e in authorizations]
-    outside = [e for e in audits if not any(Identity.of(e).same_as(a) for a in authorizers)]
+    authorizers = [Identity.of(e.payload) for e in authorizations]
+    outside = [e for e in audits
+               if not any(Identity.of(e.payload).same_as(a) for a in authorizers)]
     if not outside:
-        who = ", ".join(sorted({str(Identity.of(e)) for e in audits}))
+        who = ", ".join(sorted({str(Identity.of(e.payload)) for e in audits}))
         return None, [_finding("audit_not_independent", f"every risk audit was recorded by an "
                                f"authorizer of the plan ({who}): the audit must come from "
                                "another identity", "an auditor who did not authorize the "
@@ -76,17 +85,17 @@ def outside_audit(plan: Plan, authorizations: list[RecordedEvent],
     return _covering(plan, outside)
 
 
-def _covering(plan: Plan,
-              outside: list[RecordedEvent]) -> tuple[RecordedEvent | None, list[Finding]]:
+def _covering(plan: Plan, outside: list[Audit]) -> tuple[Audit | None, list[Finding]]:
     needed = obligations(plan)
     latest = sorted(outside, key=lambda e: (e.at, e.id), reverse=True)
     for event in latest:
         if set(needed) <= audited(event):
             return event, []
     best = max(latest, key=lambda e: len(set(needed) & audited(e)))
+    by = Identity.of(best.payload)
     return None, [Finding(
         code="audit_incomplete", step=step, where="risk_audit.proofs",
-        message=f'the outside audit {best.id[:12]} by {Identity.of(best)} does not cover '
+        message=f'the outside audit {best.id[:12]} by {by} does not cover '
                 f'the obligation "{mode}" of step {step}',
         hint=f'audit it: git correx plan audit PLAN --proof "{step}={mode}"')
         for step, mode in needed if (step, mode) not in audited(best)]

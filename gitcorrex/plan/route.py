@@ -19,19 +19,22 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import PlanRoutedFields
 from gitcorrex.model.routes import Route
+from gitcorrex.model.typed_facts import Fact
 from gitcorrex.plan.context import open_plan
+from gitcorrex.plan.risk_audit import Identity
 from gitcorrex.plan.split import split_routes
 
 
 @dataclass(frozen=True)
 class RouteOutcome:
-    """The routing recorded now (`event`) or before (`existing`)."""
+    """The routing recorded now (`event`) or before (`existing`), and `by` whom."""
 
     plan: str
     plan_id: str
     step: str
     event: RecordedEvent | None
     existing: RecordedEvent | None
+    by: Identity
 
 
 def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: datetime,
@@ -49,10 +52,11 @@ def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: da
     if plan.step(step) is None:
         raise UsageError(f"plan {plan.id} has no step {step!r}",
                          hint=f"steps: {', '.join(s.id for s in plan.steps)}")
-    existing: list[RecordedEvent] = []
+    existing: list[Fact[PlanRoutedFields]] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        existing[:] = split_routes(view.events_on(context.subject), context.identity, step)[:1]
+        entries = view.scanned_on(context.subject).entries
+        existing[:] = split_routes(entries, context.identity, step)[:1]
         if existing:
             return []
         fields = PlanRoutedFields(plan=context.identity, plan_id=plan.id,
@@ -63,4 +67,5 @@ def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: da
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     return RouteOutcome(plan=context.identity, plan_id=plan.id, step=step,
                         event=events[0] if events else None,
-                        existing=existing[0] if existing else None)
+                        existing=existing[0].event() if existing else None,
+                        by=Identity.of(existing[0].payload) if existing else Identity(name, email))

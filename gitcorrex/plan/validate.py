@@ -60,7 +60,7 @@ def judge(context: PlanContext, structural: list[Finding],
           view: ledger.LedgerView) -> PlanValidatedFields:
     """The decision as of the ledger `view`, as the fields of a `plan_validated` event."""
     plan = context.loaded.plan
-    history = plan_history(view.events_on(context.subject), context.identity)
+    history = plan_history(view.scanned_on(context.subject).entries, context.identity)
     result = decide(plan, structural, history)
     return PlanValidatedFields(
         plan=context.identity, plan_id=plan.id, version=plan.version, risk=plan.risk.value,

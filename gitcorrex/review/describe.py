@@ -1,22 +1,45 @@
-"""One readable line per event, shared by `show` and `replay`."""
+"""One readable line per event, shared by `show` and `replay`.
+
+The verdict is read from the event's payload class (matched on its type); a known kind
+whose fields do not fit its class prints as `unfit_text`, an unknown kind as its name.
+"""
 
 from __future__ import annotations
 
 from gitcorrex.model.assessment import AssessmentFields
+from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.routes import read_route
-from gitcorrex.model.verification import (
-    SetupFields,
-    VerificationFields,
+from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, entry_payload
+from gitcorrex.model.payload_problem import unfit_text
+from gitcorrex.model.record import EventPayload
+from gitcorrex.model.session_events import (
+    SessionPausedFields,
+    SessionResumedFields,
+    StepFailedFields,
+    StepStartedFields,
+    StepVerifiedFields,
+    TransitionAdmittedFields,
 )
-from gitcorrex.review.gate_lines import GATE_LINES
+from gitcorrex.model.verification import SetupFields, VerificationFields
+from gitcorrex.review.gate_lines import gate_line
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
 
 
 def describe_event(event: RecordedEvent) -> str:
     """`<time> <kind-specific verdict> by <who> [session#seq] id <12>`; never raises."""
-    parts = [event.at[:19] + "Z", _verdict(event)]
+    return describe_read(event, *payload_or_problem(event))
+
+
+def describe_entry(entry: LedgerEntry) -> str:
+    """`describe_event` of a stored line: its envelope and its payload read straight from
+    the line, never the whole event as loose fields (replay describes 100,000 of them)."""
+    return describe_read(EventEnvelope.model_validate_json(entry.line), *entry_payload(entry))
+
+
+def describe_read(event: RecordedEvent, payload: EventPayload | None, problem: str | None) -> str:
+    """The line from the envelope of `event` and its payload (or why it does not fit)."""
+    parts = [event.at[:19] + "Z", _verdict(event, payload, problem)]
     who = event.actor.email or event.actor.name or event.actor.host
     parts.append(f"by {who}")
     if event.session is not None:
@@ -27,63 +50,67 @@ def describe_event(event: RecordedEvent) -> str:
     return "  ".join(parts)
 
 
-def _verdict(event: RecordedEvent) -> str:
-    if event.kind == VerificationFields.KIND:
-        result = str(event.field("result"))
-        text = f"{MARKS.get(result, '?')} {result} {event.field('expectation')}"
-        names = _command_names(event)
-        reason = event.field("reason")
-        reused = event.field("reused_from")
-        text += f" ({names})" if names else ""
-        text += f" [{reason}]" if reason else ""
-        return text + (f" reused {str(reused)[:12]}" if reused else "")
-    if event.kind == SetupFields.KIND:
-        return f"setup {event.field('outcome')} for {event.field('expectation')}"
-    if event.kind == AssessmentFields.KIND:
-        return _assessment(event)
-    if event.kind in SESSION_DETAILS:
-        return _session_event(event)
-    if event.kind in GATE_LINES:
-        return GATE_LINES[event.kind](event)
-    return event.kind
+def _verdict(event: RecordedEvent, payload: EventPayload | None, problem: str | None) -> str:
+    if problem is not None:
+        return unfit_text(event.kind, problem)
+    if payload is None:  # a kind this version does not know
+        return event.kind
+    return _payload_verdict(payload, event.step) or gate_line(payload) or event.kind
 
 
-SESSION_DETAILS = {"step_started": (), "step_verified": ("build_claim",),
-                   "step_failed": ("result", "attempts", "max_attempts", "route"),
-                   "session_paused": ("cause",), "session_resumed": ("cause", "budget"),
-                   "transition_admitted": ("transition", "from_revision")}
+def _payload_verdict(payload: EventPayload, step: str | None) -> str | None:
+    """The verdict of an observation, a setup, an assessment or a session transition."""
+    match payload:
+        case VerificationFields():
+            return _verification(payload)
+        case SetupFields(outcome=outcome, expectation=expectation):
+            return f"setup {outcome} for {expectation}"
+        case AssessmentFields():
+            return _assessment(payload)
+    details = _session_details(payload)
+    if details is None:
+        return None
+    return " ".join([payload.KIND, *([step] if step else []),
+                     *(f"{name}={value}" for name, value in details if value is not None)])
 
 
-def _session_event(event: RecordedEvent) -> str:
-    """`step_failed S1 result=fail attempts=2 max_attempts=3 route=continue-fix`."""
-    details = [f"{name}={_detail(event, name)}" for name in SESSION_DETAILS[event.kind]
-               if event.field(name) is not None]
-    return " ".join([event.kind, *([event.step] if event.step else []), *details])
+def _verification(fields: VerificationFields) -> str:
+    """`✗ fail test (test) [timeout] reused abcdef012345`."""
+    result = fields.result.value
+    text = f"{MARKS.get(result, '?')} {result} {fields.expectation}"
+    names = ", ".join(command.name for command in fields.commands)
+    text += f" ({names})" if names else ""
+    text += f" [{fields.reason.value}]" if fields.reason else ""
+    return text + (f" reused {fields.reused_from[:12]}" if fields.reused_from else "")
 
 
-def _detail(event: RecordedEvent, name: str) -> object:
-    """A field as this version names it: an old `route=escalate` reads `stop-escalate`."""
-    value = event.field(name)
-    return read_route(value) if name == "route" else value
+def _session_details(payload: EventPayload) -> list[tuple[str, object]] | None:
+    """`step_failed S1 result=fail attempts=2 max_attempts=3 route=continue-fix`'s details
+    (a None value is left out); None for a payload that is not a session transition."""
+    match payload:
+        case StepStartedFields():
+            return []
+        case StepVerifiedFields(build_claim=build_claim):
+            return [("build_claim", build_claim)]
+        case StepFailedFields():
+            return [("result", payload.result), ("attempts", payload.attempts),
+                    ("max_attempts", payload.max_attempts), ("route", payload.route.value)]
+        case SessionPausedFields(cause=cause):
+            return [("cause", cause.value)]
+        case SessionResumedFields(cause=cause, budget=budget):
+            return [("cause", None if cause is None else cause.value), ("budget", budget)]
+        case TransitionAdmittedFields(transition=transition, from_revision=revision):
+            return [("transition", transition.value), ("from_revision", revision)]
+    return None
 
 
-def _assessment(event: RecordedEvent) -> str:
+def _assessment(fields: AssessmentFields) -> str:
     """`✗ BLOCK PATH_OUTSIDE_MANIFEST assess write docs/x.md (+2 more)`."""
-    verdict = str(event.field("verdict"))
-    text = f"{'✓' if verdict == 'ALLOW' else '✗'} {verdict} {event.field('rule')} " \
-           f"{event.field('origin')} {event.field('action')}"
-    raw = event.field("paths")
-    paths = [p for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
-    if paths:  # the first path that decided, for a BLOCK the first blocked one
-        first = next((p for p in paths if p.get("rule") == event.field("rule")), paths[0])
-        omitted = event.field("paths_omitted")
-        more = len(paths) - 1 + (omitted if isinstance(omitted, int) else 0)
-        text += f" {first.get('path')}" + (f" (+{more} more)" if more else "")
+    verdict = fields.verdict.value
+    text = f"{'✓' if verdict == 'ALLOW' else '✗'} {verdict} {fields.rule.value} " \
+           f"{fields.origin} {fields.action}"
+    if fields.paths:  # the first path that decided, for a BLOCK the first blocked one
+        first = next((p for p in fields.paths if p.rule is fields.rule), fields.paths[0])
+        more = len(fields.paths) - 1 + fields.paths_omitted
+        text += f" {first.path}" + (f" (+{more} more)" if more else "")
     return text
-
-
-def _command_names(event: RecordedEvent) -> str:
-    commands = event.field("commands")
-    if not isinstance(commands, list):
-        return ""
-    return ", ".join(str(entry.get("name")) for entry in commands if isinstance(entry, dict))

@@ -1,76 +1,68 @@
 """The verdict part of a `show`/`replay` line for gate facts and precondition signals.
 
-Read only from the recorded fields (never recomputed): a replay shows what was judged and
-what was found, exactly as recorded.
+Read only from the recorded fields, matched on their payload classes (never recomputed):
+a replay shows what was judged and what was found, exactly as recorded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.gates import (
     ArtifactsChecked,
     BriefEchoMismatch,
     BriefGroundingChecked,
+    ReferenceStatus,
     StaticAnalysisCompleted,
 )
 from gitcorrex.model.preconditions import PreconditionFailed
+from gitcorrex.model.record import EventPayload
+
+GATE_KINDS = frozenset({ArtifactsChecked.KIND, BriefGroundingChecked.KIND,
+                        BriefEchoMismatch.KIND, StaticAnalysisCompleted.KIND,
+                        PreconditionFailed.KIND})
 
 
 def _mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
-def _dicts(value: object) -> list[dict[str, object]]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+def gate_line(payload: EventPayload) -> str | None:
+    """The line of a gate fact or a precondition signal; None for any other payload."""
+    match payload:
+        case ArtifactsChecked():
+            return _artifacts(payload)
+        case BriefGroundingChecked():
+            return _grounding(payload)
+        case BriefEchoMismatch(dropped=dropped, hallucinated_files=files):
+            return f"✗ brief echo mismatch: {len(dropped)} dropped requirement(s), " \
+                   f"{len(files)} unknown file(s)"
+        case StaticAnalysisCompleted():
+            return _static(payload)
+        case PreconditionFailed(path=path, attempts=attempts, source=source, named_by=by):
+            return f"✗ precondition failed: {path} ({attempts} attempts; {source.value} {by})"
+    return None
 
 
-def _artifacts(event: RecordedEvent) -> str:
+def _artifacts(fields: ArtifactsChecked) -> str:
     """`✓ artifacts brief=supplied`."""
-    found = " ".join(f"{a.get('name')}={a.get('status')}"
-                     for a in _dicts(event.field("artifacts")))
-    return f"{_mark(event.field('passed') is True)} artifacts {found or '(none)'}"
+    found = " ".join(f"{a.name}={a.status.value}" for a in fields.artifacts)
+    return f"{_mark(fields.passed)} artifacts {found or '(none)'}"
 
 
-def _grounding(event: RecordedEvent) -> str:
+def _grounding(fields: BriefGroundingChecked) -> str:
     """`✗ brief grounding: 1 of 3 reference(s) missing: src/nope.py`."""
-    refs = _dicts(event.field("references"))
-    missing = [str(r.get("path")) for r in refs if r.get("status") == "absent"]
-    text = f"{_mark(event.field('passed') is True)} brief grounding: {event.field('missing')} " \
-           f"of {len(refs)} reference(s) missing"
+    missing = [r.path for r in fields.references if r.status is ReferenceStatus.ABSENT]
+    text = f"{_mark(fields.passed)} brief grounding: {fields.missing} " \
+           f"of {len(fields.references)} reference(s) missing"
     return text + (f": {', '.join(missing[:3])}" if missing else "")
 
 
-def _echo(event: RecordedEvent) -> str:
-    """`✗ brief echo mismatch: 1 dropped requirement(s), 1 unknown file(s)`."""
-    dropped = len(_dicts(event.field("dropped")))
-    files = event.field("hallucinated_files")
-    count = len(files) if isinstance(files, list) else 0
-    return f"✗ brief echo mismatch: {dropped} dropped requirement(s), {count} unknown file(s)"
-
-
-def _static(event: RecordedEvent) -> str:
+def _static(fields: StaticAnalysisCompleted) -> str:
     """`✗ static analysis: lint=1, true=0`, or the no-op of a bare repository."""
-    if event.field("skipped"):
-        return f"✓ static analysis skipped ({event.field('skipped')})"
+    if fields.skipped:
+        return f"✓ static analysis skipped ({fields.skipped})"
     parts = []
-    for command in _dicts(event.field("commands")):
-        argv = command.get("argv")
-        label = command.get("name") or (" ".join(map(str, argv)) if isinstance(argv, list)
-                                        else "?")
-        code = command.get("exit_code")
-        parts.append(f"{label}={code if code is not None else command.get('stop_reason')}")
-    return f"{_mark(event.field('clean') is True)} static analysis: {', '.join(parts)}"
-
-
-def _precondition(event: RecordedEvent) -> str:
-    """`✗ precondition failed: pyproject.toml (3 attempts; profile_requires test)`."""
-    return f"✗ precondition failed: {event.field('path')} ({event.field('attempts')} " \
-           f"attempts; {event.field('source')} {event.field('named_by')})"
-
-
-GATE_LINES: dict[str, Callable[[RecordedEvent], str]] = {
-    ArtifactsChecked.KIND: _artifacts, BriefGroundingChecked.KIND: _grounding,
-    BriefEchoMismatch.KIND: _echo,
-    StaticAnalysisCompleted.KIND: _static, PreconditionFailed.KIND: _precondition}
+    for command in fields.commands:
+        label = command.name or " ".join(command.argv)
+        code = command.exit_code if command.exit_code is not None else command.stop_reason.value
+        parts.append(f"{label}={code}")
+    return f"{_mark(fields.clean)} static analysis: {', '.join(parts)}"

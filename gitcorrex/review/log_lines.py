@@ -18,7 +18,9 @@ MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-"}
 
 @dataclass(frozen=True)
 class TreeStatus:
-    """`result` is pass, fail, unavailable or none; the rest is None when it is none."""
+    """`result` is pass, fail, unavailable or none; the rest is None when it is none.
+    `problem` is set (and `expectation`, `reason` are None) when the latest verification's
+    fields do not fit its kind: its result is then `unavailable`."""
 
     tree: str
     result: str
@@ -27,14 +29,17 @@ class TreeStatus:
     by: str | None = None
     at: str | None = None
     event: str | None = None
+    problem: str | None = None
 
     @property
     def mark(self) -> str:
         return MARKS.get(self.result, "?")
 
     def as_dict(self) -> dict[str, str | None]:
-        return {"tree": self.tree, "result": self.result, "expectation": self.expectation,
-                "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
+        """The JSON form; `problem` only when there is one (documents stay as they were)."""
+        document = {"tree": self.tree, "result": self.result, "expectation": self.expectation,
+                    "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
+        return document if self.problem is None else {**document, "problem": self.problem}
 
 
 @dataclass(frozen=True)

@@ -2,56 +2,48 @@
 
 Anything recorded may be hostile: a file name like `x](http://evil)`, a commit subject
 with `<img onerror=…>`, an output tail with a right-to-left override that reorders what a
-reviewer reads. Two contexts, two escapes; both spell control, bidi and other invisible
-format characters as visible `\\uXXXX` text so nothing is hidden or reordered.
+reviewer reads. Control, bidi and other invisible characters (and bytes that were not
+UTF-8) are first spelled the one way every output spells them (model/printable.py:
+`\\u202e`, `\\x1b`), so a page shows a name exactly as `replay` or `log` print it; then
+two contexts, two escapes.
 
 Only what would change the rendering is escaped, so the report still reads as text in a
-CI log: dates, e-mails, paths and words stay plain. Inline, that is `\\`, backticks,
-brackets (links, images), `|` (tables), `*` `~` `$` (emphasis, strike-through, math), `_`
-at a word boundary (inside a word it is not emphasis), `@` opening a mention, `<` and `&`
-(HTML), and a leading list, heading or quote marker.
+CI log: dates, e-mails, paths and words stay plain. Inline, that is `\\` (so the spelling
+above renders as typed), backticks, brackets (links, images), `|` (tables), `*` `~` `$`
+(emphasis, strike-through, math), `_` at a word boundary (inside a word it is not
+emphasis), `@` opening a mention, `<` and `&` (HTML), and a leading list, heading or quote
+marker.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+
+from gitcorrex.model.printable import printable
 
 _HTML = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 _ALWAYS = frozenset("\\`[]|*~$")
 _LEADING = re.compile(r"[#>+=-]|\d+(?=[.)])")
-_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 
 
 def markdown_text(text: str, *, limit: int | None = None) -> str:
     """Inline Markdown (a list item, a table cell): no markup, no HTML, no line breaks."""
-    text = _bounded(text, limit)
+    visible = printable(_bounded(text, limit))
     out = []
-    for index, char in enumerate(text):
+    for index, char in enumerate(visible):
         if char in "&<":
             out.append(_HTML[char])
-        elif char in _ALWAYS or _is_boundary_mark(text, index):
+        elif char in _ALWAYS or _is_boundary_mark(visible, index):
             out.append("\\" + char)
-        elif _is_invisible(char):
-            out.append("\\" + _visible(char))
         else:
             out.append(char)
-    return _escape_leading(text, "".join(out))
+    return _escape_leading(visible, "".join(out))
 
 
 def html_text(text: str, *, keep_newlines: bool = False, limit: int | None = None) -> str:
     """Text inside raw HTML (`<summary>`, `<pre>`), where Markdown is not parsed."""
-    out = []
-    for char in _bounded(text, limit):
-        if char in _HTML:
-            out.append(_HTML[char])
-        elif keep_newlines and char in "\n\t":
-            out.append(char)
-        elif _is_invisible(char):
-            out.append(_visible(char))
-        else:
-            out.append(char)
-    return "".join(out)
+    visible = printable(_bounded(text, limit), keep="\n\t" if keep_newlines else "")
+    return "".join(_HTML.get(char, char) for char in visible)
 
 
 def _is_boundary_mark(text: str, index: int) -> bool:
@@ -73,16 +65,6 @@ def _escape_leading(raw: str, escaped: str) -> str:
         end = len(found.group())
         return escaped[:end] + "\\" + escaped[end:]
     return "\\" + escaped
-
-
-def _is_invisible(char: str) -> bool:
-    return unicodedata.category(char) in _INVISIBLE
-
-
-def _visible(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
-        else f"\\U{code:08x}"
 
 
 def _bounded(text: str, limit: int | None) -> str:

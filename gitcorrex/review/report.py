@@ -20,7 +20,7 @@ from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session_entries import fold_entries
-from gitcorrex.review.gate_lines import GATE_LINES
+from gitcorrex.review.gate_lines import GATE_KINDS
 from gitcorrex.review.tree_status import TreeStatus, tree_status
 
 
@@ -86,7 +86,7 @@ def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
     found = [outcomes[name] for name in names if outcomes.get(name) is not None]
     return CommitFacts(commit, tree_status(commit.tree, entries), of(VerificationFields.KIND),
                        of(AssessmentFields.KIND), of(GroundingFields.KIND),
-                       [entry.event() for entry in newest if entry.kind in GATE_LINES],
+                       [entry.event() for entry in newest if entry.kind in GATE_KINDS],
                        [outcome for outcome in found if outcome is not None])
 
 

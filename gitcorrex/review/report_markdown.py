@@ -3,15 +3,24 @@
 Every value read from the ledger or from git (subjects, paths, names, messages, output)
 goes through `markdown_text` or `html_text`; only this module's own fixed markup is raw.
 Failing output tails sit in collapsed `<details>` blocks as `<pre>` (raw HTML: Markdown
-is not parsed there, and `<` is an entity, so a tail cannot close the block).
+is not parsed there, and `<` is an entity, so a tail cannot close the block). Facts are
+read through their payload classes; one whose fields do not fit is listed as `unfit_text`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
+from gitcorrex.model.assessment import AssessmentFields, Rule, Verdict
+from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.review.gate_lines import GATE_LINES
+from gitcorrex.model.grounding import GroundingFields, Status
+from gitcorrex.model.grounding import Verdict as PlanVerdict
+from gitcorrex.model.payload_problem import unfit_text
+from gitcorrex.model.record import EventPayload
+from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
+from gitcorrex.review.gate_lines import gate_line
 from gitcorrex.review.markdown_text import html_text, markdown_text
 from gitcorrex.review.report import CommitFacts, Report, SessionOutcome
 from gitcorrex.review.tree_status import MARKS, actor_label
@@ -50,7 +59,7 @@ def _header(report: Report) -> Iterator[str]:
     for facts in report.commits:
         status = facts.status
         yield (f"| `{facts.commit.sha[:12]}` | {status.mark} {status.result} "
-               f"| {markdown_text(status.expectation or '')} "
+               f"| {markdown_text(status.expectation or status.problem or '')} "
                f"| {markdown_text(status.by or '')} "
                f"| {markdown_text(facts.commit.subject, limit=120)} |")
     yield ""
@@ -69,17 +78,28 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
         yield f"Nothing recorded for tree `{facts.commit.tree[:12]}`: unverified."
         yield ""
         return
-    for event, earlier in latest_per_expectation(facts.verifications):
-        yield from _verification(event, earlier)
+    for event, fields, earlier in latest_per_expectation(facts.verifications):
+        yield from _verification(event, fields, earlier)
     for event in facts.assessments:
-        yield "- manifest: " + _assessment(event)
+        yield "- manifest: " + _fact(event, AssessmentFields, _assessment)
     for event in facts.groundings:
-        yield "- grounding: " + _grounding(event)
+        yield "- grounding: " + _fact(event, GroundingFields, _grounding)
     for event in facts.gates:
-        yield "- gate: " + markdown_text(GATE_LINES[event.kind](event))
+        yield "- gate: " + _fact(event, EventPayload, lambda p: markdown_text(gate_line(p) or ""))
     for outcome in facts.sessions:
         yield f"- session {markdown_text(outcome.session)}: " + _session(outcome)
     yield ""
+
+
+_P = TypeVar("_P", bound=EventPayload)
+
+
+def _fact(event: RecordedEvent, kind: type[_P], render: Callable[[_P], str]) -> str:
+    """`render` of the event's payload, or the escaped `unfit_text` when it does not fit."""
+    payload, problem = payload_or_problem(event)
+    if isinstance(payload, kind):
+        return render(payload)
+    return markdown_text(unfit_text(event.kind, problem or "unknown kind"))
 
 
 def _session(outcome: SessionOutcome) -> str:
@@ -92,50 +112,54 @@ def _session(outcome: SessionOutcome) -> str:
     return text + f" (revision {outcome.revision})"
 
 
-def latest_per_expectation(
-        verifications: list[RecordedEvent]) -> list[tuple[RecordedEvent, int]]:
-    """The newest observation of each expectation and how many older ones it supersedes:
-    a pass is not followed by an older failure's output."""
-    latest: dict[str, tuple[RecordedEvent, int]] = {}
+def latest_per_expectation(verifications: list[RecordedEvent]
+                           ) -> list[tuple[RecordedEvent, VerificationFields | str, int]]:
+    """The newest observation of each expectation, its fields (or, when they do not fit,
+    the problem: such a line is always listed) and how many older ones it supersedes: a
+    pass is not followed by an older failure's output."""
+    latest: dict[str, tuple[RecordedEvent, VerificationFields | str, int]] = {}
     for event in verifications:  # newest first
-        name = str(event.field("expectation"))
-        found = latest.get(name)
-        latest[name] = (event, 0) if found is None else (found[0], found[1] + 1)
+        payload, problem = payload_or_problem(event)
+        if not isinstance(payload, VerificationFields):
+            latest[f"\0{event.id}"] = (event, str(problem), 0)
+            continue
+        found = latest.get(payload.expectation)
+        latest[payload.expectation] = (event, payload, 0) if found is None \
+            else (found[0], found[1], found[2] + 1)
     return list(latest.values())
 
 
-def _verification(event: RecordedEvent, earlier: int = 0) -> Iterator[str]:
-    result = str(event.field("result"))
-    reason = event.field("reason")
+def _verification(event: RecordedEvent, fields: VerificationFields | str,
+                  earlier: int = 0) -> Iterator[str]:
+    if isinstance(fields, str):
+        yield f"- {markdown_text(unfit_text(event.kind, fields))}"
+        return
+    result = fields.result.value
     text = f"- {MARKS.get(result, '?')} verification {markdown_text(result)} " \
-           f"**{markdown_text(str(event.field('expectation')))}** by " \
+           f"**{markdown_text(fields.expectation)}** by " \
            f"{markdown_text(actor_label(event))} at {markdown_text(event.at)}"
-    if reason:
-        text += f" ({markdown_text(str(reason))})"
+    if fields.reason:
+        text += f" ({markdown_text(fields.reason.value)})"
     if earlier:
         text += f" (latest of {earlier + 1} observations)"
     yield text
-    failed = _stopping_command(event) if result != "pass" else None
+    failed = _stopping_command(fields.commands) if fields.result is not Result.PASS else None
     if failed is not None:
         yield from _details(failed)
 
 
-def _stopping_command(event: RecordedEvent) -> dict[str, object] | None:
-    commands = event.field("commands")
-    if not isinstance(commands, list):
-        return None
-    ran = [c for c in commands if isinstance(c, dict) and c.get("stop_reason") != "skipped"]
-    stopped = [c for c in ran if c.get("stop_reason") != "exit" or c.get("exit_code") != 0]
+def _stopping_command(commands: list[CommandRecord]) -> CommandRecord | None:
+    ran = [c for c in commands if c.stop_reason is not StopReason.SKIPPED]
+    stopped = [c for c in ran if c.stop_reason is not StopReason.EXIT or c.exit_code != 0]
     return stopped[-1] if stopped else None
 
 
-def _details(command: dict[str, object]) -> Iterator[str]:
-    output = command.get("output")
-    tail = str(output.get("tail", "")) if isinstance(output, dict) else ""
-    how = f"exit {command.get('exit_code')}" if command.get("stop_reason") == "exit" \
-        else str(command.get("stop_reason"))
+def _details(command: CommandRecord) -> Iterator[str]:
+    tail = command.output.tail if command.output is not None else ""
+    how = f"exit {command.exit_code}" if command.stop_reason is StopReason.EXIT \
+        else command.stop_reason.value
     yield ""
-    yield f"<details><summary>{html_text(str(command.get('name')))}: {html_text(how)} " \
+    yield f"<details><summary>{html_text(command.name)}: {html_text(how)} " \
           "(output tail)</summary>"
     yield ""
     yield "<pre>"
@@ -146,28 +170,20 @@ def _details(command: dict[str, object]) -> Iterator[str]:
     yield ""
 
 
-def _assessment(event: RecordedEvent) -> str:
-    verdict = str(event.field("verdict"))
-    mark = "✓" if verdict == "ALLOW" else "✗"
-    text = f"{mark} {markdown_text(verdict)} {markdown_text(str(event.field('rule')))} " \
-           f"({markdown_text(str(event.field('origin')))}, " \
-           f"{markdown_text(str(event.field('action')))})"
-    raw = event.field("paths")
-    paths = [p for p in raw if isinstance(p, dict)] if isinstance(raw, list) else []
-    blocked = [p for p in paths if p.get("rule") != "ALLOW"] or paths
-    omitted = event.field("paths_omitted")
-    more = len(blocked) - MAX_PATHS + (omitted if isinstance(omitted, int) else 0)
-    shown = ", ".join(markdown_text(str(p.get("path"))) for p in blocked[:MAX_PATHS])
+def _assessment(fields: AssessmentFields) -> str:
+    mark = "✓" if fields.verdict is Verdict.ALLOW else "✗"
+    text = f"{mark} {markdown_text(fields.verdict.value)} {markdown_text(fields.rule.value)} " \
+           f"({markdown_text(fields.origin)}, {markdown_text(fields.action)})"
+    blocked = [p for p in fields.paths if p.rule is not Rule.ALLOW] or fields.paths
+    more = len(blocked) - MAX_PATHS + fields.paths_omitted
+    shown = ", ".join(markdown_text(p.path) for p in blocked[:MAX_PATHS])
     return text + (f": {shown}" if shown else "") + (f" (+{more} more)" if more > 0 else "")
 
 
-def _grounding(event: RecordedEvent) -> str:
+def _grounding(fields: GroundingFields) -> str:
     """`✓ plan **p** pass (3 assumption(s) checked, 0 not present)`."""
-    raw = event.field("findings")
-    findings = [f for f in raw if isinstance(f, dict)] if isinstance(raw, list) else []
-    off = sum(1 for finding in findings if finding.get("status") != "present")
-    verdict = str(event.field("verdict"))
-    mark = "✓" if verdict == "pass" else "✗"
-    return f"{mark} plan **{markdown_text(str(event.field('plan_id')))}** " \
-           f"{markdown_text(verdict)} ({len(findings)} assumption(s) checked, " \
-           f"{off} not present)"
+    off = sum(1 for finding in fields.findings if finding.status is not Status.PRESENT)
+    mark = "✓" if fields.verdict is PlanVerdict.PASS else "✗"
+    return f"{mark} plan **{markdown_text(fields.plan_id)}** " \
+           f"{markdown_text(fields.verdict.value)} ({len(fields.findings)} assumption(s) " \
+           f"checked, {off} not present)"

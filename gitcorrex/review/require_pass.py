@@ -21,6 +21,7 @@ from gitcorrex.git.history import tree_of
 from gitcorrex.git.repository import Repository
 from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.note_lines import LedgerEntry
+from gitcorrex.model.observed_pass import is_observed_pass
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.ledger_signers import Signer, event_signers
 from gitcorrex.review.tree_status import TreeStatus, tree_status
@@ -91,7 +92,7 @@ def required_pass(repo: Repository, *, commit: str, signed: bool) -> RequiredPas
 
 def _refused(tree: str, mine: list[LedgerEntry], signers: dict[str, Signer]) -> RequiredPass:
     """No verification is signed: name the newest pass and what is wrong with it."""
-    newest_pass = next((entry for entry in mine if _is_pass(entry)), None)
+    newest_pass = next((entry for entry in mine if is_observed_pass(entry)), None)
     if newest_pass is None:
         return RequiredPass(TreeStatus(tree, "none"), True)
     signer = signers[newest_pass.id]
@@ -99,7 +100,3 @@ def _refused(tree: str, mine: list[LedgerEntry], signers: dict[str, Signer]) -> 
     why = _WHY.get(signer.state, "cannot be verified")
     refused = f"the pass {newest_pass.id[:12]} was added by {where}, which {why}"
     return RequiredPass(TreeStatus(tree, "none"), True, signer, refused)
-
-
-def _is_pass(entry: LedgerEntry) -> bool:
-    return entry.event().field("result") == "pass"

@@ -1,7 +1,9 @@
 """A tree's verification status: its latest recorded verification, or none at all.
 
 Keyed by tree, never by commit: a rebased commit with an identical tree has the same
-status. No observation means `none` (unverified), never `pass`.
+status. No observation means `none` (unverified), never `pass`. A latest verification
+whose fields do not fit its class is `unavailable` and carries the problem instead of an
+expectation: nothing half-read passes (or fails).
 """
 
 from __future__ import annotations
@@ -9,36 +11,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.note_lines import LedgerEntry
+from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, entry_payload
+from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
 from gitcorrex.review.log_lines import TreeStatus
 
 
-def latest_verification(entries: Sequence[LedgerEntry]) -> RecordedEvent | None:
+def latest_verification(entries: Sequence[LedgerEntry]) -> LedgerEntry | None:
     """The newest verification among `entries` (by time, then id); None when there is none."""
     mine = [entry for entry in entries if entry.kind == VerificationFields.KIND]
     if not mine:
         return None
-    return max(mine, key=lambda entry: (entry.at, entry.id)).event()
+    return max(mine, key=lambda entry: (entry.at, entry.id))
 
 
 def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:
     """The status `log` shows for one tree."""
-    event = latest_verification(entries)
-    if event is None:
+    entry = latest_verification(entries)
+    if entry is None:
         return TreeStatus(tree, "none")
-    result = str(event.field("result"))
-    reason = event.field("reason")
-    return TreeStatus(
-        tree,
-        result if result in MARKS else "unavailable",
-        expectation=str(event.field("expectation")),
-        reason=None if reason is None else str(reason),
-        by=actor_label(event),
-        at=event.at,
-        event=event.id,
-    )
+    event = EventEnvelope.model_validate_json(entry.line)  # who: the payload is read below
+    match entry_payload(entry):
+        case VerificationFields(result=result, expectation=expectation, reason=reason), _:
+            return TreeStatus(tree, result.value, expectation=expectation,
+                              reason=None if reason is None else reason.value,
+                              by=actor_label(event), at=event.at, event=event.id)
+        case _, problem:
+            return TreeStatus(tree, "unavailable", by=actor_label(event), at=event.at,
+                              event=event.id, problem=unfit_text(entry.kind, str(problem)))
 
 
 def actor_label(event: RecordedEvent) -> str:

@@ -4,6 +4,10 @@ Only `verification` is built in. Its facts are those of the session's latest rec
 observation of the current state key: `result`, and the `exit_code` and `stop_reason` of
 the command that ended the run. Raw output is never evidence. There is deliberately no
 provider for user authority: a machine observation never grants it.
+
+Observations are read as `VerificationFields` (only that kind is parsed). One whose fields
+do not fit is no observation: the latest readable one answers, or none (the claim stays
+unresolved); the line stays in the ledger.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Protocol
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.session_claims import BlockerClaim, ProviderObservation
-from gitcorrex.model.verification import VerificationFields
+from gitcorrex.model.typed_facts import read_facts
+from gitcorrex.model.verification import StopReason, VerificationFields
 
 
 @dataclass(frozen=True)
@@ -49,14 +54,13 @@ class VerificationProvider:
                 claim: BlockerClaim) -> ProviderObservation | None:
         if claim.fact not in self.facts or claim.subject != context.state_key:
             return None
-        events = ledger.LedgerView(context.repo, ledger.read_subject(
-            context.repo, context.state_key).tip).session_events(context.session)
-        mine = [e for e in events if e.kind == VerificationFields.KIND
-                and e.state_key == context.state_key]
+        entries = ledger.LedgerView.at_tip(context.repo).session_entries(context.session)
+        mine = read_facts((e for e in entries if e.state_key == context.state_key),
+                          VerificationFields)
         if not mine:
             return None
         latest = mine[-1]
-        value = _fact(latest.field("result"), latest.field("commands"), claim.fact)
+        value = _fact(latest.payload, claim.fact)
         return ProviderObservation(provider=self.name, version=self.version,
                                    subject=context.state_key, fact=claim.fact, value=value,
                                    observed_at=datetime.fromisoformat(
@@ -64,13 +68,14 @@ class VerificationProvider:
                                    source=latest.id)
 
 
-def _fact(result: object, commands: object, fact: str) -> bool | int | str | None:
+def _fact(observed: VerificationFields, fact: str) -> bool | int | str | None:
+    """`result`, or the `exit_code` / `stop_reason` of the last command that ran."""
     if fact == "result":
-        return result if isinstance(result, str) else None
-    ran = [c for c in commands if isinstance(c, dict) and c.get("stop_reason") != "skipped"] \
-        if isinstance(commands, list) else []
-    value = ran[-1].get(fact) if ran else None
-    return value if isinstance(value, (bool, int, str)) or value is None else None
+        return observed.result.value
+    ran = [c for c in observed.commands if c.stop_reason is not StopReason.SKIPPED]
+    if not ran:
+        return None
+    return ran[-1].exit_code if fact == "exit_code" else ran[-1].stop_reason.value
 
 
 BUILT_IN: Mapping[str, Provider] = {VerificationProvider.name: VerificationProvider()}

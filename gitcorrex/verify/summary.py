@@ -6,6 +6,7 @@ from __future__ import annotations
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import session_object_oid
+from gitcorrex.model.observed_pass import is_observed_pass
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.verify.verdict import verdict_summary
 
@@ -14,12 +15,11 @@ def baseline_tree(repo: Repository, session: str | None, head_tree: str | None) 
     """Inside a session: the latest passing state; otherwise (or before any pass) HEAD."""
     if session is None:
         return head_tree
-    events = ledger.read_subject(repo, session_object_oid(session)).events
-    passes = [event for event in events if event.kind == VerificationFields.KIND
-              and event.session == session and event.field("result") == "pass"]
+    entries = ledger.read_subject(repo, session_object_oid(session)).entries
+    passes = [entry for entry in entries if entry.session == session and is_observed_pass(entry)]
     if not passes:
         return head_tree
-    latest = max(passes, key=lambda event: event.seq or 0)
+    latest = max(passes, key=lambda entry: entry.seq or 0)
     return latest.state_key
 
 

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gitcorrex.git.repository import discover_in_process
 from tests.conftest import CliResult, git, write
+from tests.ledger_facts import note_line, verification_draft
 
 STATEMENT = "https://in-toto.io/Statement/v1"
 TEST_RESULT = "https://in-toto.io/attestation/test-result/v0.1"
@@ -21,6 +23,7 @@ HEX_DIGESTS = {"sha256", "sha224", "sha384", "sha512", "sha512_224", "sha512_256
                "sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake128", "shake256",
                "blake2b", "blake2s", "ripemd160", "sm3", "gost", "sha1", "md5",
                "gitBlob", "gitCommit", "gitTag", "gitTree", "dirHash"}
+KIND = "workspace_verification_observed"
 PREDICATE_FIELDS = {"result", "configuration", "url", "passedTests", "warnedTests",
                     "failedTests"}
 
@@ -100,3 +103,20 @@ def test_attest_of_an_unknown_revision_exits_2(
 ) -> None:
     write(repo, "x", "x")
     assert correx(repo, "attest", "nope").code == 2
+
+
+def test_an_observation_whose_fields_do_not_fit_is_never_attested_as_passing(
+    repo: Path, correx: Callable[..., CliResult]
+) -> None:
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    fields = verification_draft(discover_in_process(repo), tree).payload.line_fields()
+    note_line(repo, tree, KIND, {**fields, "commands": 7}, state_key=tree)  # says pass
+    result = correx(repo, "attest", "HEAD")
+    assert result.code == 0, result
+    (statement,) = [json.loads(line) for line in result.stdout.splitlines()]
+    check_statement(statement)
+    predicate = statement["predicate"]
+    assert (predicate["result"], predicate["passedTests"], predicate["configuration"]) == \
+        ("FAILED", [], [])
+    assert predicate["failedTests"] == [
+        f"{KIND} ⚠ fields do not fit (commands: Input should be a valid list)"]

@@ -4,6 +4,7 @@ in paths reach no terminal raw, whichever command prints them."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -12,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.model.printable import printable
-from tests.conftest import REPO_ROOT, git, write
+from gitcorrex.review.markdown_text import markdown_text
+from tests.conftest import REPO_ROOT, git, run_correx, write
+from tests.ledger_facts import assessment_draft, record
 
 RLO = "\u202e"
 PROFILE = ('version = 1\n[commands]\nok = "true"\n[expectations]\ne = ["ok"]\n'
@@ -76,3 +79,32 @@ def test_state_verify_and_log_take_non_utf8_and_bidi_names(project: Path) -> Non
         code, out, err = correx_bytes(project, *command)
         assert code == 0, (command, out, err)
         assert RLO.encode() not in out + err
+
+
+def test_replay_and_the_pr_markdown_spell_a_bidi_path_alike(repo: Path) -> None:
+    """The report's Markdown escapes its own syntax on top of the one spelling: rendered (a
+    backslash before punctuation shows the punctuation), it shows what `replay` prints."""
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, f"src/{RLO}evil\u200b.txt", "x\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a hidden name")
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    record(repo, assessment_draft(tree, [f"src/{RLO}evil\u200b.txt"]))
+    replay = run_correx(repo, "replay")
+    markdown = run_correx(repo, "report", f"{base}..HEAD", "--format", "markdown")
+    assert replay.code == 0 and markdown.code == 0, (replay, markdown)
+    for shown in (replay.stdout, rendered_markdown(markdown.stdout)):
+        assert "src/\\u202eevil\\u200b.txt" in shown, shown
+        assert RLO not in shown and "\u200b" not in shown
+
+
+def rendered_markdown(text: str) -> str:
+    """What a Markdown page shows of escaped text: a backslash before punctuation is dropped."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+
+
+@pytest.mark.parametrize("raw", [
+    f"x{RLO}y", "zero\u200bwidth", "tab\there", "no\u00a0break", "\x1b[31mred",
+    b"caf\xe9".decode("utf-8", "surrogateescape"), "line\u2028sep"])
+def test_markdown_spells_invisible_characters_as_a_terminal_shows_them(raw: str) -> None:
+    assert rendered_markdown(markdown_text(raw)) == printable(raw)

@@ -126,10 +126,12 @@ def record(root: Path, kind: str, plan: Path, *, state_key: str | None = None,
 
 def ground(root: Path, plan: Path, verdict: str = "pass",
            state_key: str | None = None) -> RecordedEvent:
-    """A `plan_grounding_evaluated` fact as `plan ground` records it (default: current key)."""
+    """A `plan_grounding_evaluated` fact as `plan ground` records it (default: current key):
+    every field of `GroundingFields`, or the lock would not count it as a grounding."""
     key = state_key or git(root, "rev-parse", "HEAD^{tree}").strip()
+    profile = git(root, "hash-object", ".correx.toml").strip()
     return record(root, "plan_grounding_evaluated", plan, state_key=key, verdict=verdict,
-                  findings=[])
+                  findings=[], profile=profile, index=None, extractors={})
 
 
 def plan_events(root: Path, plan: Path) -> list[RecordedEvent]:

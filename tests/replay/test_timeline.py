@@ -19,7 +19,7 @@ from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersion
 from gitcorrex.model.note_lines import Problem
 from gitcorrex.replay.timeline import replay
 from tests.conftest import CliResult, git, write
-from tests.ledger_facts import raw_draft
+from tests.ledger_facts import raw_draft, verification_draft
 
 KIND = "workspace_verification_observed"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -91,19 +91,8 @@ def test_replay_text_prints_one_line_per_event_and_problems_on_stderr(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    record(
-        repo,
-        [
-            raw_draft(
-                KIND,
-                (tree,),
-                {"result": "fail", "expectation": "test"},
-                session="s1",
-                state_key=tree,
-            )
-        ],
-        2,
-    )
+    handle = discover_in_process(repo)
+    record(repo, [verification_draft(handle, tree, "fail", session="s1")], 2)
     record(repo, [raw_draft("session_started", (), {}, session="s1")], 1)
     git(repo, "notes", "--ref", "correx", "append", "-m", "\x1b[31mred", tree)
     result = correx(repo, "replay")

@@ -48,7 +48,7 @@ def build_history(repo: Path) -> str:
     plan = write_blob(handle, b'{"plan": "demo"}\n')
     grounding = raw_draft("plan_grounding_evaluated", (second, plan), {
         "plan": plan, "plan_id": "plan_*1*", "verdict": "return_to_architect",
-        "findings": [{"check": "referenced_paths", "step": "s1", "subject": HOSTILE_FILE,
+        "findings": [{"check": "path", "step": "s1", "subject": HOSTILE_FILE,
                       "status": "absent", "route": "return_to_architect", "paths": [],
                       "candidates": [], "detail": None}],
         "profile": plan, "index": None, "extractors": {}}, state_key=second)
@@ -95,7 +95,7 @@ def test_hostile_text_cannot_forge_markup(repo: Path, correx: Callable[..., CliR
 def test_markdown_text_escapes_each_kind_of_hostile_character() -> None:
     assert markdown_text("a*b _c_") == "a\\*b \\_c\\_"
     assert markdown_text("<b>&") == "&lt;b>&amp;"
-    assert markdown_text("x\ny\u202e\x1b") == "x\\\\x0ay\\\\u202e\\\\x1b"
+    assert markdown_text("x\ny\u202e\x1b") == "x\\\\ny\\\\u202e\\\\x1b"
     assert markdown_text("[t](u)|`~$") == "\\[t\\](u)\\|\\`\\~\\$"
     assert markdown_text("@admin a@b") == "\\@admin a@b"
     assert html_text("</pre>\n\t\u2067", keep_newlines=True) == "&lt;/pre&gt;\n\t\\u2067"

@@ -22,6 +22,7 @@ from gitcorrex.errors import UnavailableError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.tree_objects import list_tree, read_blobs, read_blobs_at
 from gitcorrex.model.grounding import GroundingFields
+from gitcorrex.model.typed_facts import in_time_order, read_facts
 from gitcorrex.plan.grounding.tree_view import TreeView
 from gitcorrex.symbols.extract import BlobSymbols
 from gitcorrex.symbols.index import (
@@ -91,11 +92,11 @@ class SymbolSource:
         return None, "none"
 
     def _ledger_indexes(self) -> Iterator[str]:
-        """Indexes earlier groundings of this very tree recorded, newest first."""
+        """Indexes earlier groundings of this very tree recorded, newest first (a grounding
+        line whose fields do not fit `GroundingFields` offers none)."""
         read = ledger.read_subject(self._repo, self._view.tree)
-        events = sorted((e for e in read.events if e.kind == GroundingFields.KIND),
-                        key=lambda e: (e.at, e.id), reverse=True)
-        yield from (str(e.field("index")) for e in events if isinstance(e.field("index"), str))
+        groundings = reversed(in_time_order(read_facts(read.entries, GroundingFields)))
+        yield from (f.payload.index for f in groundings if f.payload.index is not None)
 
     def _open(self, stored: StoredIndex, source: str) -> SymbolIndex:
         """This tree's stored index, read shard by shard (see `StoredLookup`)."""
