@@ -15,8 +15,13 @@ from gitcorrex.model.printable import printable_lines
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
     from gitcorrex.cli.head_start import HeadStart
-    from gitcorrex.verify.outcome import VerifyOutcome
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.git.state import StateProbe
+    from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
 
 
 def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
@@ -68,14 +73,10 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         from gitcorrex.verify.outcome import SilentProgress
 
         progress = TerminalProgress() if streaming else SilentProgress()
-        if plain:
-            from gitcorrex.session.verify_plain import verify_outside_session
-
-            done = verify_outside_session(repo, probe, stage=stage, expect=expect,
-                                          session=session, env=os.environ, clock=clock,
-                                          progress=progress)
-            if done is not None:
-                return done
+        done = _plain(repo, probe, stage=stage, expect=expect, session=session, clock=clock,
+                      progress=progress) if plain else None
+        if done is not None:
+            return done
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.context import VerifyContext
@@ -86,6 +87,18 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         context = VerifyContext(dict(os.environ), clock, current_provenance(repo), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))
+
+
+def _plain(repo: Repository, probe: StateProbe, *, stage: str | None, expect: str | None,
+           session: str | None, clock: Callable[[], datetime],
+           progress: VerifyProgress) -> VerifyOutcome | None:
+    """The plain path's outcome; None when it declines (nothing ran)."""
+    import os
+
+    from gitcorrex.session.verify_plain import verify_outside_session
+
+    return verify_outside_session(repo, probe, stage=stage, expect=expect, session=session,
+                                  env=os.environ, clock=clock, progress=progress)
 
 
 def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:
