@@ -18,7 +18,11 @@ in ms, and the load average before and after. Exits 1 when both medians of `--af
 (wall and CPU) exceed `--before`'s by more than `--tolerance` (default 5 %). Usage:
 
     python benchmarks/bench_read_paths_compare.py --before /tmp/before-venv/bin/python \\
-        --after /tmp/after-venv/bin/python [--runs 7] [--files 50000]
+        --after /tmp/after-venv/bin/python [--runs 7] [--files 50000] [--only session]
+
+`--only WORD` (repeatable) times just the rows whose name contains a word, and builds only
+their fixtures: re-timing one row does not wait for the 100,000-event ledger or the
+50,000-file repository.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--files", type=int, default=50_000)
     parser.add_argument("--tolerance", type=float, default=0.05)
     parser.add_argument("--workdir", type=Path, default=here / "work")
+    parser.add_argument("--only", action="append", default=[], metavar="WORD",
+                        help="time only the rows whose name contains WORD (repeatable)")
     return parser.parse_args()
 
 
@@ -64,30 +70,47 @@ def script_of(python: Path) -> list[str]:
     return [str(beside)]
 
 
-def fixtures(args: argparse.Namespace) -> dict[str, Path]:
-    """Every fixture, built once (the ledger and the large repository are reused)."""
-    work = args.workdir
-    log_repo = work / f"compare-log-{args.commits}"
-    record_verifications(log_repo, build_history(log_repo, args.commits))
-    session_repo = work / f"compare-session-{args.session_events}"
-    build_session(session_repo, args.session_events)
-    verify_repo = make_large_repo(work / f"verify-{args.files}", files=args.files)
-    (verify_repo / ".correx.toml").write_text(PROFILE)
-    return {"log": log_repo, "replay": build_ledger(work, args.events),
-            "session": session_repo, "verify": verify_repo}
+def fixtures(args: argparse.Namespace, needed: set[str]) -> dict[str, Path]:
+    """The fixtures of the `needed` rows, built once (the ledger and the large repository
+    are reused)."""
+    work, where = args.workdir, {}
+    if "log" in needed:
+        where["log"] = work / f"compare-log-{args.commits}"
+        record_verifications(where["log"], build_history(where["log"], args.commits))
+    if "replay" in needed:
+        where["replay"] = build_ledger(work, args.events)
+    if "session" in needed:
+        where["session"] = work / f"compare-session-{args.session_events}"
+        build_session(where["session"], args.session_events)
+    if "verify" in needed:
+        where["verify"] = make_large_repo(work / f"verify-{args.files}", files=args.files)
+        (where["verify"] / ".correx.toml").write_text(PROFILE)
+    return where
 
 
-def cases(where: dict[str, Path]) -> list[tuple[str, Path, list[str], bool]]:
-    """(name, repository, arguments, cold): what is timed."""
-    status = ["session", "status", SESSION, "--json"]
-    return [
-        ("log (warm)", where["log"], ["log"], False),
-        ("log (cold fold)", where["log"], ["log"], True),
-        ("replay --json", where["replay"], ["replay", "--json"], False),
-        ("session status (warm)", where["session"], status, False),
-        ("session status (cold fold)", where["session"], status, True),
-        ("verify true", where["verify"], ["verify", "--quiet", "--expect", "noop"], False),
-    ]
+# (name, fixture, arguments, cold): what is timed.
+CASES: list[tuple[str, str, list[str], bool]] = [
+    ("log (warm)", "log", ["log"], False),
+    ("log (cold fold)", "log", ["log"], True),
+    ("replay --json", "replay", ["replay", "--json"], False),
+    ("session status (warm)", "session", ["session", "status", SESSION, "--json"], False),
+    ("session status (cold fold)", "session", ["session", "status", SESSION, "--json"], True),
+    ("verify true", "verify", ["verify", "--quiet", "--expect", "noop"], False),
+]
+
+
+def selected(only: list[str]) -> list[tuple[str, str, list[str], bool]]:
+    """The rows named by `--only` (all without it); exit 2 when a word matches none."""
+    rows = [case for case in CASES if not only or any(word in case[0] for word in only)]
+    if not rows:
+        raise SystemExit(f"--only {only}: no row matches; rows: {[c[0] for c in CASES]}")
+    return rows
+
+
+def cases(rows: list[tuple[str, str, list[str], bool]], where: dict[str, Path]
+          ) -> list[tuple[str, Path, list[str], bool]]:
+    """(name, repository, arguments, cold) of each selected row."""
+    return [(name, where[fixture], argv, cold) for name, fixture, argv, cold in rows]
 
 
 def run_once(argv: list[str], cwd: Path, cold: bool) -> tuple[float, float]:
@@ -151,8 +174,8 @@ def _cell(values: list[float]) -> str:
 def main() -> int:
     args = parse_args()
     versions = {"before": script_of(args.before), "after": script_of(args.after)}
-    where = fixtures(args)
-    plan = cases(where)
+    rows = selected(args.only)
+    plan = cases(rows, fixtures(args, {fixture for _, fixture, *_ in rows}))
     print(f"load average before: {load_average()} ({os.cpu_count()} CPUs, "
           f"Python {sys.version.split()[0]})")
     times = measure(versions, args.runs, plan)

@@ -45,15 +45,15 @@ class Workspace:
         from gitcorrex.git.state import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
+        from gitcorrex.verify.context import VerifyContext
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.usecase import VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session)
+        context = VerifyContext(dict(os.environ), _now, current_provenance(self.repo),
+                                SilentProgress())
         with StateProbe(self.repo).begin() as probe:
-            outcome = verify_workspace(
-                self.repo, request, env=dict(os.environ), clock=_now,
-                provenance=current_provenance(self.repo), probe=probe,
-                progress=SilentProgress())
+            outcome = verify_workspace(self.repo, request, context, probe=probe)
         return VerifyResult.of(outcome)
 
     def show(self, rev: str | None = None) -> ShowResult:

@@ -63,16 +63,17 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         from gitcorrex.cli.progress import TerminalProgress
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
+        from gitcorrex.verify.context import VerifyContext
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.usecase import VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)
-        return verify_workspace(
-            repo, request, env=dict(os.environ), clock=lambda: datetime.now(timezone.utc),
-            provenance=current_provenance(repo), probe=probe,
-            progress=TerminalProgress() if streaming else SilentProgress(),
-            artifacts=_artifacts(artifacts))
+        context = VerifyContext(
+            dict(os.environ), lambda: datetime.now(timezone.utc), current_provenance(repo),
+            TerminalProgress() if streaming else SilentProgress())
+        return verify_workspace(repo, request, context, probe=probe,
+                                artifacts=_artifacts(artifacts))
 
 
 def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:

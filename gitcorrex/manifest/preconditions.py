@@ -75,7 +75,7 @@ def record_precondition_signals(repo: Repository, block: RecordedEvent, *, stage
 
     def drafts(view: ledger.LedgerView) -> list[ledger.EventDraft]:
         typed = typed_events(_scope(view, block.session, tree),
-                             {AssessmentFields.KIND, PreconditionFailed.KIND})
+                             (AssessmentFields, PreconditionFailed))
         assessed = facts_of(typed, AssessmentFields)
         signalled = {f.payload.path for f in facts_of(typed, PreconditionFailed)}
         found = []

@@ -4,10 +4,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Annotated, Any, Literal, Union
-
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from gitcorrex.model import (
     assessment,
@@ -19,6 +16,7 @@ from gitcorrex.model import (
     verification,
 )
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.payload_lines import line_class
 from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.record import EventPayload
 
@@ -51,36 +49,6 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
 PAYLOAD_BY_KIND: dict[str, type[EventPayload]] = {p.KIND: p for p in PAYLOAD_TYPES}
 KNOWN_KINDS = frozenset(PAYLOAD_BY_KIND)
 
-# The envelope's keys as a payload read from a whole line sees them: accepted, not checked
-# (the ledger's scan checked them already), never dumped with the payload.
-_ENVELOPE: dict[str, Any] = {"v": int, "id": str, "at": str, "subjects": Any,
-                             "session": Any, "seq": Any, "stage": Any, "step": Any,
-                             "state_key": Any, "actor": Any, "tool": Any}
-
-
-@cache
-def line_class(payload: type[EventPayload]) -> type[EventPayload]:
-    """The class a whole line of `payload`'s kind is read into: the payload class itself
-    (so readers match on it), taking the envelope's keys and the `kind` tag beside it."""
-    namespace: dict[str, Any] = {
-        "__module__": __name__,
-        "__annotations__": {"kind": Literal[payload.KIND], **_ENVELOPE},
-        "kind": Field(exclude=True),
-        **{name: Field(default=None, exclude=True) for name in _ENVELOPE},
-    }
-    return type(f"{payload.__name__}Line", (payload,), namespace)
-
-
-@cache
-def payload_reader(kinds: frozenset[str]) -> TypeAdapter[EventPayload]:
-    """Lines of `kinds` → their payload classes: a union discriminated on `kind`, built for
-    just the kinds a reader asks for (building every model costs more than a small read)."""
-    members = tuple(line_class(PAYLOAD_BY_KIND[kind]) for kind in sorted(kinds))
-    if len(members) == 1:
-        return TypeAdapter(members[0])
-    union = Annotated[Union[members], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
-    return TypeAdapter(union)
-
 
 def payload_of(event: RecordedEvent) -> EventPayload | None:
     """An event's kind fields read into its kind's payload class, to match on; None for
@@ -94,7 +62,7 @@ def payload_or_problem(event: RecordedEvent) -> tuple[EventPayload | None, str |
     if event.kind not in KNOWN_KINDS:
         return None, None
     try:
-        return payload_reader(frozenset({event.kind})).validate_python(
+        return line_class(PAYLOAD_BY_KIND[event.kind]).model_validate(
             event.model_dump(mode="json")), None
     except ValidationError as exc:
         return None, payload_problem(event.kind, exc)

@@ -23,6 +23,7 @@ from gitcorrex.model.event_line import event_line as event_line  # re-exported
 from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
+from gitcorrex.model.payload_lines import read_line
 from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
@@ -187,22 +188,22 @@ class TypedEvent(NamedTuple):
     problem: str | None
 
 
-def typed_events(entries: Iterable[LedgerEntry], kinds: Collection[str]) -> list[TypedEvent]:
-    """The entries of `kinds` (in the given order), each payload validated; lines of other
-    kinds are not parsed at all: a reader pays only for the kinds it asks for."""
-    from gitcorrex.model.event_kinds import payload_reader  # every model: only when asked
-
-    wanted = frozenset(kinds) & KNOWN_KINDS
-    if not wanted:
-        return []
-    reader = payload_reader(wanted)
+def typed_events(entries: Iterable[LedgerEntry],
+                 payloads: Collection[type[EventPayload]]) -> list[TypedEvent]:
+    """The entries of the `payloads`' kinds (in the given order), each line read into its
+    class; lines of other kinds are not parsed at all. The union is discriminated on the
+    `kind` the ledger's scan read already, so each line meets its own class alone, and a
+    reader pays only for the classes its lines hold (`model/payload_lines.py`)."""
+    by_kind = {payload.KIND: payload for payload in payloads}
     typed = []
     for entry in entries:
-        if entry.kind in wanted:
-            try:
-                typed.append(TypedEvent(entry, reader.validate_json(entry.line), None))
-            except ValidationError as exc:
-                typed.append(TypedEvent(entry, None, payload_problem(entry.kind, exc)))
+        payload = by_kind.get(entry.kind)
+        if payload is None:
+            continue
+        try:
+            typed.append(TypedEvent(entry, read_line(entry.line, payload), None))
+        except ValidationError as exc:
+            typed.append(TypedEvent(entry, None, payload_problem(entry.kind, exc)))
     return typed
 
 
@@ -210,14 +211,12 @@ def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
     """One entry as `typed_events` reads it, straight from its stored line: (payload, None);
     (None, "where: message") when a known kind's fields do not fit its class; (None, None)
     for a kind this version does not know."""
-    from gitcorrex.model.event_kinds import payload_reader  # as in typed_events
-
     if entry.kind not in KNOWN_KINDS:
         return None, None
-    try:
-        return payload_reader(frozenset({entry.kind})).validate_json(entry.line), None
-    except ValidationError as exc:
-        return None, payload_problem(entry.kind, exc)
+    from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND  # every model: only when asked
+
+    [typed] = typed_events([entry], (PAYLOAD_BY_KIND[entry.kind],))
+    return typed.payload, typed.problem
 
 
 _Peeked = TypeVar("_Peeked", bound=BaseModel)

@@ -59,7 +59,7 @@ def facts_of(typed: Iterable[TypedEvent], payload: type[P]) -> list[Fact[P]]:
 
 def read_facts(entries: Iterable[LedgerEntry], payload: type[P]) -> list[Fact[P]]:
     """`entries` of `payload`'s kind that fit it, in the given order; other kinds unparsed."""
-    return facts_of(typed_events(entries, {payload.KIND}), payload)
+    return facts_of(typed_events(entries, (payload,)), payload)
 
 
 def latest(facts: Iterable[Fact[P]]) -> Fact[P] | None:

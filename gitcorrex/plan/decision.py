@@ -69,13 +69,12 @@ class PlanDecision:
 
 _PLAN_FACTS = (PlanAuthorizedFields, PlanValidatedFields, PlanLockedFields,
                PlanRiskAuditedFields, PlanRoutedFields)
-PLAN_FACT_KINDS = frozenset(p.KIND for p in _PLAN_FACTS)
 
 
 def plan_history(entries: Sequence[LedgerEntry], identity: str) -> PlanHistory:
     """The plan facts about `identity` among `entries` (the plan blob's note); only the plan
     kinds are parsed, and a line that does not fit its class is left out."""
-    typed = typed_events(entries, PLAN_FACT_KINDS)
+    typed = typed_events(entries, _PLAN_FACTS)
     mine = [t for t in typed if isinstance(t.payload, _PLAN_FACTS) and t.payload.plan == identity]
     return PlanHistory(authorizations=in_time_order(facts_of(mine, PlanAuthorizedFields)),
                        validations=in_time_order(facts_of(mine, PlanValidatedFields)),

@@ -65,7 +65,7 @@ def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str
     not) adds the need for a passing observation of the lock state; a re-plan keeps the
     running session's baseline instead."""
     typed = typed_events(view.scanned_on(context.subject).entries,
-                         {PlanValidatedFields.KIND, GroundingFields.KIND})
+                         (PlanValidatedFields, GroundingFields))
     validations = [f for f in facts_of(typed, PlanValidatedFields)
                    if f.payload.plan == context.identity]
     groundings = [f for f in facts_of(typed, GroundingFields)

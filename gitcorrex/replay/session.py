@@ -119,9 +119,10 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
 
 # Transitions fail the session closed when unreadable; a lock, start, observation or
 # precondition that does not fit its class is not used (nothing unproven is used).
-_TRANSITIONS = frozenset(p.KIND for p in (StepStartedFields, StepVerifiedFields,
-                                          StepFailedFields, SessionPausedFields,
-                                          SessionResumedFields, SessionCompletedFields))
+_TRANSITION_TYPES: tuple[type[EventPayload], ...] = (
+    StepStartedFields, StepVerifiedFields, StepFailedFields, SessionPausedFields,
+    SessionResumedFields, SessionCompletedFields)
+_TRANSITIONS = frozenset(p.KIND for p in _TRANSITION_TYPES)
 
 
 def _unreadable(state: _Fold, entry: LedgerEntry, problem: str) -> None:
@@ -238,9 +239,11 @@ def _resumed(state: _Fold, payload: SessionResumedFields) -> None:
             step.status = StepStatus.FAILED if step.attempts else StepStatus.PENDING
 
 
-FOLDED_KINDS = frozenset({SessionStartedFields.KIND, PlanLockedFields.KIND,
-                          VerificationFields.KIND, PreconditionFailed.KIND,
-                          PreconditionClarified.KIND} | _TRANSITIONS)
+# The classes the fold matches on: what `typed_events` reads a session's lines into.
+FOLDED_TYPES: tuple[type[EventPayload], ...] = (
+    SessionStartedFields, PlanLockedFields, VerificationFields, PreconditionFailed,
+    PreconditionClarified, *_TRANSITION_TYPES)
+FOLDED_KINDS = frozenset(p.KIND for p in FOLDED_TYPES)
 
 
 def _freeze(state: _Fold, revision: int) -> SessionState:

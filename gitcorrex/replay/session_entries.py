@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from gitcorrex.model.note_lines import LedgerEntry, Problem, peek, typed_events
 from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
 from gitcorrex.model.verification import ObservedResult, Result, VerificationFields
-from gitcorrex.replay.session import FOLDED_KINDS, fold_session
+from gitcorrex.replay.session import FOLDED_KINDS, FOLDED_TYPES, fold_session
 
 
 def fold_entries(session: str, entries: Sequence[LedgerEntry],
@@ -26,7 +26,7 @@ def fold_entries(session: str, entries: Sequence[LedgerEntry],
     """
     mine = sorted((e for e in entries if e.session == session),
                   key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
-    read = typed_events((e for e in mine if _folded(e)), FOLDED_KINDS)
+    read = typed_events((e for e in mine if _folded(e)), FOLDED_TYPES)
     state = fold_session(session, read, revision=len(mine))
     if not problems:
         return state

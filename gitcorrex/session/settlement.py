@@ -122,7 +122,7 @@ def _step_baseline(s: Settlement) -> str:
     entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
     starts = sorted((e for e in entries if e.session == s.active.session
                      and e.step == s.active.step.id), key=lambda e: e.seq or 0)
-    for typed in reversed(typed_events(starts, {StepStartedFields.KIND})):
+    for typed in reversed(typed_events(starts, (StepStartedFields,))):
         if isinstance(typed.payload, StepStartedFields):
             return typed.payload.baseline
     raise TransitionRefusedError(f"step {s.active.step.id} of session {s.active.session} "

@@ -8,52 +8,40 @@ session is selected, so a plain `verify` pays nothing for them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
-from gitcorrex.model.events import Provenance
 from gitcorrex.session.selection import selected_session
-from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
+from gitcorrex.verify.context import VerifyContext
+from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.usecase import VerifyRequest, observe_workspace
 
 
-def verify_workspace(
-    repo: Repository,
-    request: VerifyRequest,
-    *,
-    env: Mapping[str, str],
-    clock: Callable[[], datetime],
-    provenance: Provenance,
-    progress: VerifyProgress,
-    probe: StateProbe | None = None,
-    artifacts: Mapping[str, Path] | None = None,
-) -> VerifyOutcome:
+def verify_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
+                     probe: StateProbe | None = None,
+                     artifacts: Mapping[str, Path] | None = None) -> VerifyOutcome:
     """Observe the workspace; inside a session (`--session`, `CORREX_SESSION` or `git config
     correx.session`) the verification settles its active step (session/settlement.py).
 
     `artifacts` (`--artifact NAME=FILE`) feed the gates of the active step's stage; outside
     a session there is nothing they could feed (exit 2)."""
-    session = selected_session(repo, request.session or env.get("CORREX_SESSION") or None)
+    session = selected_session(repo, request.session or context.env.get("CORREX_SESSION")
+                               or None)
     if session is None:
         if artifacts:
             raise UsageError("--artifact feeds the gates of a session's active step, and no "
                              "session is selected", hint="drop --artifact, or pass --session ID")
-        return observe_workspace(repo, request, env=env, clock=clock, provenance=provenance,
-                                 progress=progress, probe=probe)
+        return observe_workspace(repo, request, context, probe=probe)
     if probe is None:
         with StateProbe(repo) as own:
-            return verify_workspace(repo, request, env=env, clock=clock, provenance=provenance,
-                                    progress=progress, probe=own, artifacts=artifacts)
+            return verify_workspace(repo, request, context, probe=own, artifacts=artifacts)
     from gitcorrex.session.verify_step import verify_in_session
 
-    run = partial(observe_workspace, repo, env=env, clock=clock, provenance=provenance,
-                  progress=progress, probe=probe)
-    return verify_in_session(repo, replace(request, session=session), env=env,
-                             artifacts=artifacts or {}, clock=clock, provenance=provenance,
-                             probe=probe, run=run)
+    run = partial(observe_workspace, repo, context=context, probe=probe)
+    return verify_in_session(repo, replace(request, session=session), context,
+                             artifacts=artifacts or {}, probe=probe, run=run)

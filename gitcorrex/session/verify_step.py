@@ -14,14 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
-from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.profiles.load import load_profile
@@ -34,15 +32,14 @@ from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement import Settlement, settle_step
 
 if TYPE_CHECKING:
+    from gitcorrex.verify.context import VerifyContext
     from gitcorrex.verify.outcome import VerifyOutcome
     from gitcorrex.verify.usecase import VerifyRequest
 
 
-def verify_in_session(repo: Repository, request: VerifyRequest, *,
-                      env: Mapping[str, str], artifacts: Mapping[str, Path],
-                      clock: Callable[[], datetime], provenance: Provenance,
-                      probe: StateProbe, run: Callable[[VerifyRequest], VerifyOutcome]
-                      ) -> VerifyOutcome:
+def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
+                      artifacts: Mapping[str, Path], probe: StateProbe,
+                      run: Callable[[VerifyRequest], VerifyOutcome]) -> VerifyOutcome:
     """Settle the active step of `request.session` (if any) by the one settlement path
     (session/settlement.py); between steps, or when the session is not active, only
     observe."""
@@ -57,9 +54,10 @@ def verify_in_session(repo: Repository, request: VerifyRequest, *,
     if not active.step.writes or not selection.commands:
         return complete_without_claim(repo, active.session, active.step,
                                       state_key=probe.measure().state_key,
-                                      expectation=selection.expectation, now=clock(),
-                                      provenance=provenance)
-    settlement = Settlement(repo, active, request, env, artifacts, clock, provenance, probe)
+                                      expectation=selection.expectation,
+                                      now=context.clock(), provenance=context.provenance)
+    settlement = Settlement(repo, active, request, context.env, artifacts, context.clock,
+                            context.provenance, probe)
     return settle_step(settlement, profile, selection, run)
 
 

@@ -7,20 +7,20 @@ can never yield a pass, because the result would describe a state nobody can nam
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository, discover_with_git
 from gitcorrex.git.state import StateProbe
 from gitcorrex.git.temporary_worktree import temporary_worktree
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import Reason, Result
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import Selection, select_expectation
+from gitcorrex.verify.context import VerifyContext
 from gitcorrex.verify.observation import (
     Observation,
     changed_since_baseline,
@@ -61,16 +61,8 @@ class _Run:
     output_cap: int
 
 
-def observe_workspace(
-    repo: Repository,
-    request: VerifyRequest,
-    *,
-    env: Mapping[str, str],
-    clock: Callable[[], datetime],
-    provenance: Provenance,
-    progress: VerifyProgress,
-    probe: StateProbe | None = None,
-) -> VerifyOutcome:
+def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
+                      probe: StateProbe | None = None) -> VerifyOutcome:
     """Run the selected expectation against the workspace's state key and record it.
 
     Everything that can refuse the request (profile, stage, expectation, session id) is
@@ -89,11 +81,11 @@ def observe_workspace(
         selection=selection,
         profile_oid=loaded.blob_oid,
         head_tree=None,  # filled in from the probe's first measurement
-        clock=clock,
-        provenance=provenance,
+        clock=context.clock,
+        provenance=context.provenance,
         isolated=request.isolated,
     )
-    run = _Run(obs, request, env, progress, loaded.profile.defaults.output_cap)
+    run = _Run(obs, request, context.env, context.progress, loaded.profile.defaults.output_cap)
     if probe is not None:
         return _verify_state(run, probe)
     with StateProbe(repo) as own_probe:

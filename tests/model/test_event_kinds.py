@@ -59,7 +59,7 @@ def entry_of(kind: str, fields: dict[str, object]) -> LedgerEntry:
 def test_a_line_reads_back_into_its_payload_class_byte_for_byte() -> None:
     written = StepStartedFields(writes=["src/**"], expectation_docs=False, baseline="b" * 40)
     [typed] = typed_events([entry_of(written.KIND, written.line_fields())],
-                           {StepStartedFields.KIND, SessionCompletedFields.KIND})
+                           (StepStartedFields, SessionCompletedFields))
     assert isinstance(typed.payload, StepStartedFields) and typed.problem is None
     assert typed.payload.line_fields() == written.line_fields()  # no envelope key leaks in
 
@@ -68,13 +68,13 @@ def test_only_the_kinds_asked_for_are_parsed() -> None:
     broken = entry_of(StepFailedFields.KIND, {"attempts": "not a number"})
     started = entry_of(StepStartedFields.KIND, {"writes": [], "expectation_docs": True,
                                                 "baseline": "b" * 40})
-    assert [t.entry for t in typed_events([broken, started], {StepStartedFields.KIND})] \
+    assert [t.entry for t in typed_events([broken, started], (StepStartedFields,))] \
         == [started]
 
 
 def test_fields_that_do_not_fit_are_a_problem_naming_the_field() -> None:
     [typed] = typed_events([entry_of(StepStartedFields.KIND, {"writes": [], "baseline": "b"})],
-                           {StepStartedFields.KIND, StepFailedFields.KIND})
+                           (StepStartedFields, StepFailedFields))
     assert typed.payload is None
     assert typed.problem is not None and typed.problem.startswith("expectation_docs: ")
 

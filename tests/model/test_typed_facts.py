@@ -32,7 +32,7 @@ def test_an_entry_whose_fields_do_not_fit_is_no_fact() -> None:
     fits, unfit = authorization("Ada"), authorization(["Ada"], at="02")
     facts = read_facts([unfit, fits], PlanAuthorizedFields)
     assert [(f.entry, f.payload.name) for f in facts] == [(fits, "Ada")]
-    [problem] = typed_events([unfit], {PlanAuthorizedFields.KIND})
+    [problem] = typed_events([unfit], (PlanAuthorizedFields,))
     assert problem.payload is None and problem.problem is not None  # replay reports it
 
 
@@ -41,7 +41,7 @@ def test_facts_of_keeps_only_the_class_asked_for() -> None:
                                               "route": "split-required", "reason": "big",
                                               "name": "Ada", "email": None})
     typed = typed_events([authorization("Ada"), routed],
-                         {PlanAuthorizedFields.KIND, PlanRoutedFields.KIND})
+                         (PlanAuthorizedFields, PlanRoutedFields))
     [fact] = facts_of(typed, PlanRoutedFields)
     assert (fact.entry, fact.step, fact.payload.reason) == (routed, "S1", "big")
 

@@ -44,14 +44,14 @@ from gitcorrex.model.verification import Result
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.verify.outcome import SilentProgress
 from gitcorrex.session.verify_entry import verify_workspace
+from gitcorrex.verify.context import VerifyContext
 from gitcorrex.verify.usecase import VerifyRequest
 
 repo = discover_with_git(Path(sys.argv[1]))
+context = VerifyContext(dict(os.environ), lambda: datetime.now(timezone.utc),
+                        current_provenance(repo), SilentProgress())
 for _ in range(int(sys.argv[3])):
-    outcome = verify_workspace(
-        repo, VerifyRequest(session=sys.argv[2]), env=dict(os.environ),
-        clock=lambda: datetime.now(timezone.utc), provenance=current_provenance(repo),
-        progress=SilentProgress())
+    outcome = verify_workspace(repo, VerifyRequest(session=sys.argv[2]), context)
     assert outcome.result is Result.PASS, outcome.summary
 """
 
