@@ -13,7 +13,9 @@ enforced.
 
 The plan facts are read as their payload classes (`model/typed_facts.py`). A line of a
 plan kind whose fields do not fit its class counts for nothing: no authorization, no
-validation, no lock, no audit, no split route; the line itself stays in the ledger.
+validation, no lock, no audit, no split route; the line itself stays in the ledger. (For
+a legacy plan that includes its first validation: an unfit validation line does not mark
+the point after which an authorization no longer counts.)
 """
 
 from __future__ import annotations
