@@ -24,6 +24,7 @@ from gitcorrex.model.session_events import (
 )
 from gitcorrex.model.verification import SetupFields, VerificationFields
 from gitcorrex.review.gate_lines import gate_line
+from gitcorrex.review.tree_status import writer_label
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
 
@@ -64,7 +65,7 @@ def describe_read(event: Described, actor: Actor, payload: EventPayload | None,
     """The line from the envelope of `event`, its writer and its payload (or why it does
     not fit its kind)."""
     parts = [event.at[:19] + "Z", _verdict(event, payload, problem)]
-    parts.append(f"by {actor.email or actor.name or actor.host}")
+    parts.append(f"by {writer_label(actor)}")
     if event.session is not None:
         parts.append(f"session {event.session}#{event.seq}")
     if event.state_key:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, typed_events
+from gitcorrex.model.events import Actor, RecordedEvent
+from gitcorrex.model.note_lines import LedgerEntry, LineActor, typed_events
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
@@ -31,17 +31,22 @@ def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:
     entry = latest_verification(entries)
     if entry is None:
         return TreeStatus(tree, "none")
-    event = EventEnvelope.model_validate_json(entry.line)  # who: the payload is read below
+    by = writer_label(LineActor.model_validate_json(entry.line).actor)  # not the envelope
     [typed] = typed_events([entry], (VerificationFields,))  # loads no other payload module
     match typed.payload:
         case VerificationFields(result=result, expectation=expectation, reason=reason):
             return TreeStatus(tree, result.value, expectation=expectation,
                               reason=None if reason is None else reason.value,
-                              by=actor_label(event), at=event.at, event=event.id)
-    return TreeStatus(tree, "unavailable", by=actor_label(event), at=event.at,
-                      event=event.id, problem=unfit_text(entry.kind, str(typed.problem)))
+                              by=by, at=entry.at, event=entry.id)
+    return TreeStatus(tree, "unavailable", by=by, at=entry.at, event=entry.id,
+                      problem=unfit_text(entry.kind, str(typed.problem)))
 
 
 def actor_label(event: RecordedEvent) -> str:
     """Who recorded it, as shown to people: email, else name, else host."""
-    return event.actor.email or event.actor.name or event.actor.host
+    return writer_label(event.actor)
+
+
+def writer_label(actor: Actor) -> str:
+    """An actor as shown to people: email, else name, else host."""
+    return actor.email or actor.name or actor.host
