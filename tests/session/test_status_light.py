@@ -3,15 +3,20 @@ the same document as the full path, refreshed by every append, and the full path
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from gitcorrex import ledger
 from gitcorrex.cli.session_render import render_status
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.model.session_object import session_object_oid
+from gitcorrex.model.verification import VerificationFields
+from gitcorrex.replay.session import FOLDED_KINDS
 from gitcorrex.session.status import session_status
 from tests.conftest import run_correx, write
 from tests.session.conftest import append
@@ -23,6 +28,19 @@ code = run_fast(["session", "status", "--json"])
 heavy = sorted(m for m in ("click", "pydantic", "pygit2") if m in sys.modules)
 print(code, heavy, file=sys.stderr)
 """
+
+COLD_FOLD = """
+import sys
+from gitcorrex.cli.fast import run_fast
+from gitcorrex.model.payload_lines import line_class
+code = run_fast(["session", "status", "--json"])
+loaded = sorted(m for m in sys.modules if m.startswith("gitcorrex.model."))
+print(code, line_class.cache_info().currsize, loaded, file=sys.stderr)
+"""
+# The payload modules whose kinds a session's fold never matches on, and the module that
+# imports every payload class: a cold fold loads none of them.
+NOT_FOLDED = ("gitcorrex.model.assessment", "gitcorrex.model.gates",
+              "gitcorrex.model.grounding", "gitcorrex.model.event_kinds")
 
 
 def full_document(root: Path, session: str) -> dict:
@@ -77,3 +95,17 @@ def test_a_cached_status_imports_neither_click_nor_pydantic_nor_pygit2(locked) -
     proc = subprocess.run([sys.executable, "-c", LIGHT_IMPORTS], cwd=root, env=env,
                           capture_output=True, text=True, check=False)
     assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
+
+
+def test_a_cold_fold_builds_only_the_line_classes_its_note_holds(locked) -> None:
+    root, session = locked
+    read = ledger.read_subject(discover_with_git(root), session_object_oid(session))
+    held = {e.kind for e in read.entries if e.kind in FOLDED_KINDS}
+    held.discard(VerificationFields.KIND)  # no passing observation to read in this note
+    shutil.rmtree(root / ".git" / "correx" / "folds", ignore_errors=True)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", COLD_FOLD], cwd=root, env=env,
+                          capture_output=True, text=True, check=False)
+    code, built, loaded = proc.stderr.strip().splitlines()[-1].split(" ", 2)
+    assert (code, int(built)) == ("0", len(held)), proc.stderr
+    assert not set(NOT_FOLDED) & set(ast.literal_eval(loaded)), loaded
