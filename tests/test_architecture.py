@@ -5,7 +5,7 @@
     orchestration  session/ (settlement, lock, re-plan)
     capabilities   gates, manifest, plan, review, sync, attest, demo, verify
     services       symbols, runner (capabilities build on them)
-    ledger         ledger/, ledger_blobs.py and the pure folds of replay/
+    ledger         ledger/, ledger_blobs.py, ledger_append.py and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # replay holds pure folds over model records (no I/O): the ledger may fold what it
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
-    ("ledger", frozenset({"ledger", "ledger_blobs"})),
+    ("ledger", frozenset({"ledger", "ledger_blobs", "ledger_append"})),
     ("services", frozenset({"symbols", "runner"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo", "verify"})),

@@ -8,7 +8,7 @@ paths are NUL-separated bytes decoded with surrogateescape.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
@@ -16,13 +16,13 @@ from gitcorrex.git.repository import Repository
 DIFF_FLAGS = ["-r", "-z", "--raw", "--no-renames", "--no-relative", "--ignore-submodules=none",
               "--no-ext-diff", "--no-textconv", "--abbrev=40"]
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+EMPTY_TREE_SHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 GITLINK = "160000"
 SYMLINK = "120000"
 ABSENT = "000000"
 
 
-@dataclass(frozen=True)
-class PathChange:
+class PathChange(NamedTuple):
     """One changed path. `change`: added, deleted, modified, mode_changed or type_changed."""
 
     path: str
@@ -48,6 +48,13 @@ def tree_changes(repo: Repository, old_tree: str | None, new_tree: str) -> list[
     """Every path that differs between two trees or commits (None: the empty tree)."""
     args = ["diff-tree", *DIFF_FLAGS, old_tree or EMPTY_TREE, new_tree, "--"]
     return parse_raw_diff(run_git(args, cwd=repo.common_dir).stdout)
+
+
+def changed_path_names(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
+    """Every path that differs between two trees (None: the empty tree), sorted: both
+    sides of a rename, deletions, mode and type changes, gitlinks."""
+    empty = EMPTY_TREE_SHA256 if repo.object_format == "sha256" else EMPTY_TREE
+    return sorted({change.path for change in tree_changes(repo, old_tree or empty, new_tree)})
 
 
 def parse_raw_diff(raw: bytes) -> list[PathChange]:

@@ -12,7 +12,7 @@ or one with an empty email, is a ConfigError (exit 2) before anything is recorde
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.errors import ConfigError, GitCommandError
 from gitcorrex.git.background import in_background
@@ -26,16 +26,14 @@ _ENV_KEYS = ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_C
              "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS")
 
 
-@dataclass(frozen=True)
-class Identity:
+class Identity(NamedTuple):
     """A name and email as git would write them into a commit (never empty, no `<>`/LF)."""
 
     name: str
     email: str
 
 
-@dataclass(frozen=True)
-class LedgerIdentity:
+class LedgerIdentity(NamedTuple):
     """The author (the person acting: event actors) and committer of ledger commits."""
 
     author: Identity

@@ -20,10 +20,10 @@ from contextlib import suppress
 
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.config import config_value
-from gitcorrex.git.notes import object_type
+from gitcorrex.git.local_state import local_state_path, read_local_state, write_local_state
+from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import local_state_path, read_local_state, write_local_state
 
 KEY = "correx.packEvents"
 DEFAULT_EVENTS = 1000
@@ -57,7 +57,8 @@ def pack_ledger(repo: Repository, tip: str) -> bool:
     """Pack the loose objects reachable from `tip` and not from the last packed tip."""
     since = (read_local_state(repo, PACKED) or "").strip()
     revs = f"{tip}\n"
-    if since and object_type(repo, since) == "commit":
+    found = lookup_objects(repo, [since])[0] if since else None
+    if found is not None and found.kind == "commit":
         revs += f"--not\n{since}\n"
     base = str(repo.common_dir / "objects" / "pack" / "pack")
     cwd = repo.work_tree or repo.git_dir

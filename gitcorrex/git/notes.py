@@ -16,10 +16,12 @@ from typing import Any, Literal
 import pygit2
 from pygit2.enums import FileMode, ObjectType
 
-from gitcorrex.errors import ConfigError, UnavailableError
-from gitcorrex.git.config import config_value, set_config_if_unset
+from gitcorrex.errors import UnavailableError
+from gitcorrex.git.config import config_value
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import expand_notes_ref, join_note_parts
+from gitcorrex.git.notes_ref import ensure_merge_strategy as ensure_merge_strategy
+from gitcorrex.git.notes_ref import invalid_ref_error
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults
@@ -34,26 +36,13 @@ def ledger_ref(repo: Repository) -> str:
     value = config_value(repo, "correx.ref")
     ref = expand_notes_ref(value)
     if value and not pygit2.reference_is_valid_name(ref):
-        raise ConfigError(
-            f"git config correx.ref: {value!r} is not a valid ref name",
-            hint="set it to a name like `correx` or `refs/notes/correx`",
-        )
+        raise invalid_ref_error(value)
     return ref
 
 
 def libgit2_version() -> str:
     """The libgit2 version pygit2 was built against; recorded in every event's `tool`."""
     return str(pygit2.LIBGIT2_VERSION)
-
-
-def ensure_merge_strategy(repo: Repository, ref: str) -> None:
-    """Set notes.<name>.mergeStrategy=cat_sort_uniq when unset: the one lossless merge.
-
-    Another process may hold the config lock right now; it is setting the same value, and
-    the next append checks again, so a locked config is not an error.
-    """
-    key = f"notes.{ref.removeprefix('refs/notes/')}.mergeStrategy"
-    set_config_if_unset(repo, key, "cat_sort_uniq")
 
 
 def ledger_tip(repo: Repository, ref: str) -> str | None:

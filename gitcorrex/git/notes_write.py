@@ -17,8 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-from gitcorrex.errors import GitCommandError, UnavailableError, environmental_error
-from gitcorrex.git.cat_file import ObjectReader
+from gitcorrex.errors import (
+    GitCommandError,
+    UnavailableError,
+    environmental_error,
+)
+from gitcorrex.git.cat_file import ObjectReader, StoredObject
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import join_note_parts
 from gitcorrex.git.process import decode_path, run_git
@@ -45,23 +49,58 @@ class OtherFanoutError(Exception):
     """A note sits at a fanout this writer does not edit; `notes.commit_notes` will."""
 
 
+def append_notes_with_git(repo: Repository, ref: str, *, appends: Mapping[str, bytes],
+                          anchors: Mapping[str, str], message: str,
+                          identity: LedgerIdentity) -> str | None:
+    """Append on top of whatever `ref` points at now (read in the same cat-file
+    conversation as the trees): the new tip, or None when another writer moved the ref
+    between the read and the swap (the caller retries)."""
+    with ObjectReader(repo.common_dir) as reader:
+        tip, top = _tip_tree(repo, reader, ref)
+        root = _edited_or_none(repo, reader, top, appends, anchors)
+    return _commit_and_swap(repo, ref, tip, root, appends, anchors, message, identity)
+
+
 def commit_notes_with_git(repo: Repository, ref: str, *, expected_tip: str | None,
                           appends: Mapping[str, bytes], anchors: Mapping[str, str],
                           message: str, identity: LedgerIdentity) -> str | None:
     """`notes.commit_notes` without libgit2: the new tip, or None when another writer moved
     the ref first (the caller re-reads and retries)."""
-    try:
-        root = _edited_root(repo, expected_tip, appends, anchors)
-    except OtherFanoutError:
+    with ObjectReader(repo.common_dir) as reader:
+        top = reader.read(f"{expected_tip}^{{tree}}") if expected_tip else None
+        root = _edited_or_none(repo, reader, top, appends, anchors)
+    return _commit_and_swap(repo, ref, expected_tip, root, appends, anchors, message,
+                            identity)
+
+
+def _commit_and_swap(repo: Repository, ref: str, tip: str | None, root: _Edit | None,
+                     appends: Mapping[str, bytes], anchors: Mapping[str, str], message: str,
+                     identity: LedgerIdentity) -> str | None:
+    """Write the edited trees and the commit, then compare-and-swap the ref; a note at
+    another fanout (`root` None) is libgit2's to write."""
+    if root is None:
         from gitcorrex.git.notes import commit_notes
 
-        return commit_notes(repo, ref, expected_tip=expected_tip, appends=appends,
+        return commit_notes(repo, ref, expected_tip=tip, appends=appends,
                             anchors=anchors, message=message,  # type: ignore[arg-type]
                             identity=identity)
     trees = _changed_trees(root, repo.object_format)
     tree = _written(repo, lambda: write_trees(repo, trees))[-1]
-    new = _written(repo, lambda: _commit(repo, tree, expected_tip, message, identity))
-    return new if swap_ref_with_git(repo, ref, expected_tip, new, message) else None
+    new = _written(repo, lambda: _commit(repo, tree, tip, message, identity))
+    return new if swap_ref_with_git(repo, ref, tip, new, message) else None
+
+
+def _tip_tree(repo: Repository, reader: ObjectReader,
+              ref: str) -> tuple[str | None, StoredObject | None]:
+    """The commit `ref` points at and its root tree; (None, None) before the first append."""
+    commit = reader.read(ref)
+    if commit is None:
+        return None, None
+    first = commit.data.split(b"\n", 1)[0].split(b" ")
+    if commit.kind != "commit" or len(first) != 2 or first[0] != b"tree":
+        raise UnavailableError(f"ledger tip {commit.oid} is not a commit in {repo.git_dir}",
+                               hint="run `git fsck`; fetch the ledger ref again")
+    return commit.oid, reader.read(first[1].decode("ascii"))
 
 
 class _Edit:
@@ -82,34 +121,43 @@ class _Edit:
         return found[1]
 
 
-def _edited_root(repo: Repository, tip: str | None, appends: Mapping[str, bytes],
-                 anchors: Mapping[str, str]) -> _Edit:
-    """Read what the append changes at `tip` (one cat-file), and edit it."""
-    fmt = repo.object_format
-    with ObjectReader(repo.common_dir) as reader:
-        def subtree(edit: _Edit, name: str) -> _Edit:
-            if name not in edit.children:
-                found = edit.entries.get(name)
-                stored = reader.read(found[1]) if found and found[0] == TREE_MODE else None
-                edit.children[name] = _Edit(parse_tree(stored.data, fmt) if stored else {})
-            return edit.children[name]
+def _edited_or_none(repo: Repository, reader: ObjectReader, top: StoredObject | None,
+                    appends: Mapping[str, bytes], anchors: Mapping[str, str]) -> _Edit | None:
+    """The root tree `top` (None: none yet) with the append's edits; None when a note sits
+    at a fanout this writer does not edit."""
+    try:
+        return _edited_root(repo, reader, top, appends, anchors)
+    except OtherFanoutError:
+        return None
 
-        top = reader.read(f"{tip}^{{tree}}") if tip else None
-        root = _Edit(parse_tree(top.data, fmt) if top else {})
-        for subject, data in appends.items():
-            fanout = subtree(root, subject[:2])
-            if root.blob(subject) is not None or subject[2:4] in fanout.entries:
-                raise OtherFanoutError(subject)  # a flat note, or a deeper fanout
-            old = fanout.blob(subject[2:])
-            stored = reader.read(old) if old is not None else None
-            parts = [stored.data] if stored is not None else []
-            blob = write_blob_with_git(repo, join_note_parts([*parts, data]))
-            fanout.entries[subject[2:]] = (BLOB_MODE, blob)
-        for oid, kind in anchors.items():
-            place = subtree(subtree(root, ANCHORS), oid[:2])
-            current = place.entries.get(oid[2:])
-            if current is None or current[1] != oid:
-                place.entries[oid[2:]] = (_ANCHOR_MODES[kind], oid)
+
+def _edited_root(repo: Repository, reader: ObjectReader, top: StoredObject | None,
+                 appends: Mapping[str, bytes], anchors: Mapping[str, str]) -> _Edit:
+    """Read what the append changes under `top`, write the new note blobs, edit the trees."""
+    fmt = repo.object_format
+
+    def subtree(edit: _Edit, name: str) -> _Edit:
+        if name not in edit.children:
+            found = edit.entries.get(name)
+            stored = reader.read(found[1]) if found and found[0] == TREE_MODE else None
+            edit.children[name] = _Edit(parse_tree(stored.data, fmt) if stored else {})
+        return edit.children[name]
+
+    root = _Edit(parse_tree(top.data, fmt) if top else {})
+    for subject, data in appends.items():
+        fanout = subtree(root, subject[:2])
+        if root.blob(subject) is not None or subject[2:4] in fanout.entries:
+            raise OtherFanoutError(subject)  # a flat note, or a deeper fanout
+        old = fanout.blob(subject[2:])
+        stored = reader.read(old) if old is not None else None
+        parts = [stored.data] if stored is not None else []
+        blob = write_blob_with_git(repo, join_note_parts([*parts, data]))
+        fanout.entries[subject[2:]] = (BLOB_MODE, blob)
+    for oid, kind in anchors.items():
+        place = subtree(subtree(root, ANCHORS), oid[:2])
+        current = place.entries.get(oid[2:])
+        if current is None or current[1] != oid:
+            place.entries[oid[2:]] = (_ANCHOR_MODES[kind], oid)
     return root
 
 

@@ -7,14 +7,13 @@ and the profile blob in it: one process instead of two, and no libgit2 import).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.git.process import decode_path, encode_path, run_git
 from gitcorrex.git.repository import Repository
 
 
-@dataclass(frozen=True)
-class ObjectInfo:
+class ObjectInfo(NamedTuple):
     """What a revision expression names: its oid and type (`blob`, `tree`, `commit`...)."""
 
     oid: str

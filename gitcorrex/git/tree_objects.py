@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 
 import pygit2
 from pygit2.enums import FileMode
 
 from gitcorrex.errors import UnavailableError
+from gitcorrex.git.local_state import LOCAL_STATE_DIR as LOCAL_STATE_DIR  # re-exported
+from gitcorrex.git.local_state import local_state_path as local_state_path
+from gitcorrex.git.local_state import read_local_state as read_local_state
+from gitcorrex.git.local_state import write_local_state as write_local_state
 from gitcorrex.git.process import decode_path
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults
@@ -24,7 +27,6 @@ from gitcorrex.git.write_faults import translates_write_faults
 BLOB_MODES = frozenset({0o100644, 0o100755})
 SYMLINK_MODE = 0o120000
 GITLINK_MODE = 0o160000
-LOCAL_STATE_DIR = "correx"
 
 
 @dataclass(frozen=True)
@@ -155,41 +157,3 @@ def read_blob_if_present(repo: Repository, oid: str) -> bytes | None:
     except (KeyError, ValueError, pygit2.GitError):
         return None
     return data if kind == pygit2.enums.ObjectType.BLOB else None
-
-
-def local_state_path(repo: Repository, name: str) -> Path:
-    """A file of ours in the common git dir (never in the work tree, never committed)."""
-    return repo.common_dir / LOCAL_STATE_DIR / name
-
-
-def read_local_state(repo: Repository, name: str) -> str | None:
-    """The text of our local state file `name`; None when it is missing or unreadable."""
-    try:
-        return local_state_path(repo, name).read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
-def write_local_state(repo: Repository, name: str, text: str) -> None:
-    """Replace the local state file atomically (a reader sees the old or the new text).
-
-    Concurrent writers race harmlessly: the last rename wins. A read-only git dir is not
-    an error: the file is only an optimisation.
-    """
-    import os
-    import tempfile
-    from contextlib import suppress
-
-    path = local_state_path(repo, name)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", dir=path.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except OSError:
-        with suppress(OSError):
-            os.unlink(temp)

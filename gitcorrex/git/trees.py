@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.process import decode_path
+from gitcorrex.git.changes import changed_path_names
 
 if TYPE_CHECKING:
     import pygit2
@@ -43,22 +43,9 @@ def has_object(repo: Repository, oid: str) -> bool:
 
 
 def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
-    """Every path that differs between two trees (old None = the empty tree), sorted."""
-    handle = repo.libgit2()
-    new = handle[new_tree].peel(_tree_type())
-    old = handle[old_tree].peel(_tree_type()) if old_tree else _empty_tree(handle)
-    diff = old.diff_to_tree(new)
-    paths: set[str] = set()
-    for delta in diff.deltas:
-        paths.add(decode_path(delta.old_file.raw_path))
-        paths.add(decode_path(delta.new_file.raw_path))
-    return sorted(paths)
-
-
-def _empty_tree(handle: pygit2.Repository) -> pygit2.Tree:
-    oid = handle.TreeBuilder().write()
-    tree: pygit2.Tree = handle[oid].peel(_tree_type())
-    return tree
+    """Every path that differs between two trees (old None = the empty tree), sorted
+    (`git diff-tree`, rename detection off: `changes.changed_path_names`)."""
+    return changed_path_names(repo, old_tree, new_tree)
 
 
 def _tree_type() -> type[pygit2.Tree]:

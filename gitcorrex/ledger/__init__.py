@@ -15,10 +15,10 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from gitcorrex.errors import LedgerContentionError
 from gitcorrex.git import ledger_pack, notes
 from gitcorrex.git.anchor_policy import anchors_states
 from gitcorrex.git.identity import ledger_identity
+from gitcorrex.git.notes_ref import contention_error
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_kinds import KNOWN_KINDS
@@ -221,7 +221,7 @@ def append_events(
                 store_session_folds(repo, view.scanned_after, new_tip, appends, events)
             return events
         time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
-    raise _contention_error(repo, ref, max_attempts)
+    raise contention_error(repo, ref, max_attempts)
 
 
 _Plan = tuple[list[RecordedEvent], dict[str, bytes], dict[str, AnchorKind]]
@@ -300,20 +300,3 @@ def check_session_id(session: str) -> None:
 
 def _next_seq(view: LedgerView, session: str) -> int:
     return view.last_seq(session) + 1
-
-
-def _contention_error(repo: Repository, ref: str, attempts: int) -> LedgerContentionError:
-    """Name a left-over lock file; never remove it ourselves (its owner may be alive)."""
-    locks = [notes.ref_lock_path(repo, ref), repo.common_dir / "packed-refs.lock"]
-    held = next((path for path in locks if path.exists()), None)
-    if held is None:
-        return LedgerContentionError(
-            f"could not update {ref} after {attempts} attempts: other writers kept moving "
-            "it; nothing was recorded",
-            hint="retry; if it persists, find the looping writer",
-        )
-    return LedgerContentionError(
-        f"could not update {ref} after {attempts} attempts: lock file {held} exists; "
-        "nothing was recorded",
-        hint=f"if no git or git correx process is running, delete {held} and retry",
-    )

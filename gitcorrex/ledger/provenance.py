@@ -1,22 +1,19 @@
 """Who and what records a fact: fixed for one process, stamped on every event it writes.
 
-The runtime id tells apart two processes of the same user on the same host (two agents in
-two worktrees), which identity and host alone cannot.
+The runtime id (`model/runtime.py`) tells apart two processes of the same user on the same
+host (two agents in two worktrees), which identity and host alone cannot.
 """
 
 from __future__ import annotations
 
-import os
-import secrets
-import socket
-from functools import lru_cache
-
 from gitcorrex import __version__
 from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes import libgit2_version
+from gitcorrex.git.libgit2_version import libgit2_version_cached
 from gitcorrex.git.process import git_version
 from gitcorrex.git.repository import Repository, require_ledger_format
 from gitcorrex.model.events import Actor, Provenance, ToolVersions
+from gitcorrex.model.runtime import host_name
+from gitcorrex.model.runtime import runtime_id as runtime_id  # callers import it here
 
 
 def current_provenance(repo: Repository) -> Provenance:
@@ -28,18 +25,8 @@ def current_provenance(repo: Repository) -> Provenance:
     """
     require_ledger_format(repo)
     author = ledger_identity(repo).author
-    actor = Actor(name=author.name, email=author.email, host=socket.gethostname(),
+    actor = Actor(name=author.name, email=author.email, host=host_name(),
                   runtime=runtime_id())
-    tool = ToolVersions(correx=__version__, git=git_version(), libgit2=libgit2_version())
+    tool = ToolVersions(correx=__version__, git=git_version(),
+                        libgit2=libgit2_version_cached(repo.common_dir))
     return Provenance(actor=actor, tool=tool)
-
-
-def runtime_id() -> str:
-    """`<pid>-<8 random hex>`: unique per process even when pids are reused."""
-    return _runtime_id(os.getpid())
-
-
-@lru_cache(maxsize=4)
-def _runtime_id(pid: int) -> str:
-    """Keyed by pid so a forked child gets its own id instead of its parent's."""
-    return f"{pid}-{secrets.token_hex(4)}"

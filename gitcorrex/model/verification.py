@@ -7,40 +7,14 @@ workspace can never be mistaken for the state that was verified.
 
 from __future__ import annotations
 
-from enum import Enum
-
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
-
-
-class Result(str, Enum):
-    """Only `pass` is evidence of a known-good state; the other two never advance a plan."""
-
-    PASS = "pass"
-    FAIL = "fail"
-    UNAVAILABLE = "unavailable"
-
-
-class Reason(str, Enum):
-    """Why a result is `unavailable`: the question could not be answered as asked."""
-
-    MISSING_PREREQUISITE = "missing_prerequisite"
-    COMMAND_NOT_FOUND = "command_not_found"
-    WORKSPACE_CHANGED = "workspace_changed"
-    TIMEOUT = "timeout"
-    SETUP_FAILED = "setup_failed"
-
-
-class StopReason(str, Enum):
-    """How a command ended; `skipped` = not run because an earlier command did not pass."""
-
-    EXIT = "exit"
-    TIMEOUT = "timeout"
-    SIGNAL = "signal"
-    NOT_FOUND = "not_found"
-    SKIPPED = "skipped"
+from gitcorrex.model.verdicts import OBSERVATION_KIND
+from gitcorrex.model.verdicts import Reason as Reason  # re-exported: callers import them here
+from gitcorrex.model.verdicts import Result as Result
+from gitcorrex.model.verdicts import StopReason as StopReason
 
 
 class OutputEvidence(Record):
@@ -69,7 +43,7 @@ class CommandRecord(Record):
 class VerificationFields(EventPayload):
     """`workspace_verification_observed` beyond the envelope (which carries state_key)."""
 
-    KIND = "workspace_verification_observed"
+    KIND = OBSERVATION_KIND
 
     expectation: str
     result: Result

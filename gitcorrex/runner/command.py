@@ -14,8 +14,8 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from gitcorrex.runner.capture import OutputCapture
 
@@ -23,8 +23,7 @@ KILL_GRACE_S = 3.0
 LINGER_S = 0.5
 
 
-@dataclass(frozen=True)
-class CommandOutcome:
+class CommandOutcome(NamedTuple):
     """What happened to one command; `stop_reason` is exit, timeout, signal or not_found."""
 
     exit_code: int | None

@@ -172,7 +172,7 @@ def _moved(expectation: str, key: str, now: str) -> VerifyOutcome:
 def _said(outcome: VerifyOutcome, events: list[RecordedEvent]) -> VerifyOutcome:
     said = "\n".join(describe(event) for event in events) or \
         "the step was settled by another process; nothing more recorded"
-    return replace(outcome, summary=f"{outcome.summary}\n{said}")
+    return outcome._replace(summary=f"{outcome.summary}\n{said}")
 
 
 def describe(event: RecordedEvent) -> str:

@@ -1,37 +1,73 @@
-"""Turning a finished command into ledger evidence: record fields plus an output blob."""
+"""Turning a finished command into ledger evidence: record fields plus an output blob.
+
+Built as the JSON values the line holds (no pydantic): the plain `verify` path writes them
+as they are, the model path validates them into `CommandRecord` — one definition for both.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from gitcorrex.model.canonical import bound_text
-from gitcorrex.model.verification import CommandRecord, OutputEvidence, StopReason
-from gitcorrex.profiles.selection import ResolvedCommand
+from gitcorrex.model.verdicts import Reason, Result, StopReason
 from gitcorrex.runner.command import CommandOutcome
+from gitcorrex.verify.run_commands import ResolvedCommand
+
+MAX_CHANGED_PATHS = 1000
 
 
-def command_record(command: ResolvedCommand, outcome: CommandOutcome,
-                   blob: str | None) -> CommandRecord:
+def command_values(command: ResolvedCommand, outcome: CommandOutcome,
+                   blob: str | None) -> dict[str, Any]:
     """The per-command entry of an observation; `blob` holds the kept output."""
-    evidence = OutputEvidence(
-        size=outcome.output_size,
-        sha256=outcome.output_sha256,
-        tail=bound_text(outcome.output.decode("utf-8", "replace")),
-        blob=blob,
-        truncated=outcome.truncated,
-    )
-    return CommandRecord(
-        name=command.name,
-        argv=list(command.argv),
-        digest=command.digest,
-        exit_code=outcome.exit_code,
-        signal=outcome.signal,
-        stop_reason=StopReason(outcome.stop_reason),
-        duration_ms=outcome.duration_ms,
-        output=evidence,
-    )
+    evidence = {
+        "size": outcome.output_size,
+        "sha256": outcome.output_sha256,
+        "tail": bound_text(outcome.output.decode("utf-8", "replace")),
+        "blob": blob,
+        "truncated": outcome.truncated,
+    }
+    return {
+        "name": command.name,
+        "argv": list(command.argv),
+        "digest": command.digest,
+        "exit_code": outcome.exit_code,
+        "signal": outcome.signal,
+        "stop_reason": StopReason(outcome.stop_reason).value,
+        "duration_ms": outcome.duration_ms,
+        "output": evidence,
+    }
 
 
-def skipped_record(command: ResolvedCommand) -> CommandRecord:
+def skipped_values(command: ResolvedCommand) -> dict[str, Any]:
     """A command not run because an earlier one did not pass (or a prerequisite is missing)."""
-    return CommandRecord(name=command.name, argv=list(command.argv), digest=command.digest,
-                         exit_code=None, signal=None, stop_reason=StopReason.SKIPPED,
-                         duration_ms=0, output=None)
+    return {"name": command.name, "argv": list(command.argv), "digest": command.digest,
+            "exit_code": None, "signal": None, "stop_reason": StopReason.SKIPPED.value,
+            "duration_ms": 0, "output": None}
+
+
+def observation_values(*, expectation: str, result: Result, reason: Reason | None,
+                       missing_path: str | None, commands: list[dict[str, Any]],
+                       writes: list[str], state_after: str | None, head_tree: str | None,
+                       changed: tuple[list[str], int], profile: str,
+                       isolated: bool) -> dict[str, Any]:
+    """A new `workspace_verification_observed` payload's line fields (nothing reused)."""
+    return {
+        "expectation": expectation,
+        "result": result.value,
+        "reason": None if reason is None else reason.value,
+        "missing_path": missing_path,
+        "commands": commands,
+        "writes": writes,
+        "state_after": state_after,
+        "head_tree": head_tree,
+        "changed_paths": changed[0],
+        "changed_paths_omitted": changed[1],
+        "profile": profile,
+        "isolated": isolated,
+        "reused_from": None,
+    }
+
+
+def bounded_paths(changed: list[str]) -> tuple[list[str], int]:
+    """The first MAX_CHANGED_PATHS changed paths, and how many more were left out."""
+    return changed[:MAX_CHANGED_PATHS], max(0, len(changed) - MAX_CHANGED_PATHS)

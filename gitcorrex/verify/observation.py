@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from gitcorrex import ledger
 from gitcorrex.git.notes import write_blob
@@ -14,20 +15,22 @@ from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import (
     CommandRecord,
-    Reason,
     Result,
     SetupFields,
     VerificationFields,
 )
-from gitcorrex.profiles.selection import ResolvedCommand, Selection
+from gitcorrex.profiles.selection import Selection
 from gitcorrex.runner.command import CommandOutcome
-from gitcorrex.verify.evidence import command_record, skipped_record
+from gitcorrex.verify.evidence import (
+    bounded_paths,
+    command_values,
+    observation_values,
+    skipped_values,
+)
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.reuse import original_of
-from gitcorrex.verify.run_commands import CommandsRun, SetupRun
+from gitcorrex.verify.run_commands import CommandsRun, ResolvedCommand, SetupRun, decide
 from gitcorrex.verify.summary import baseline_tree, summarize
-
-MAX_CHANGED_PATHS = 1000
 
 
 @dataclass(frozen=True)
@@ -57,18 +60,20 @@ class Observation:
     def record_setup(self, state_key: str, setup: SetupRun) -> RecordedEvent:
         """Setup is evidence of itself; `outcome` is completed or failed, never pass."""
         record, anchors = self.evidence(setup.command, setup.outcome)
-        fields = SetupFields(expectation=self.selection.expectation, command=record,
+        fields = SetupFields(expectation=self.selection.expectation,
+                             command=CommandRecord.model_validate(record),
                              outcome="completed" if setup.passed else "failed",
                              profile=self.profile_oid)
         return self.append(self.draft(fields, state_key,
                                       anchors))
 
     def evidence(self, command: ResolvedCommand,
-                 outcome: CommandOutcome | None) -> tuple[CommandRecord, dict[str, str]]:
+                 outcome: CommandOutcome | None) -> tuple[dict[str, Any], dict[str, str]]:
+        """The command's line values (`verify/evidence.py`) and the output blob to anchor."""
         if outcome is None:
-            return skipped_record(command), {}
+            return skipped_values(command), {}
         blob = write_blob(self.repo, outcome.output)
-        return command_record(command, outcome, blob), {blob: "blob"}
+        return command_values(command, outcome, blob), {blob: "blob"}
 
 
 def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,
@@ -80,28 +85,19 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
     (verify does, while the commands run).
     """
     result, reason = decide(run, before, after)
-    records: list[CommandRecord] = []
+    records: list[dict[str, Any]] = []
     anchors: dict[str, str] = {} if after == before else {after: "tree"}
     for command, outcome in run.runs:
         record, more = obs.evidence(command, outcome)
         records.append(record)
         anchors.update(more)
-    paths, omitted = changed or changed_since_baseline(obs, before)
-    fields = VerificationFields(
-        expectation=obs.selection.expectation,
-        result=result,
-        reason=reason,
-        missing_path=run.missing_path,
-        commands=records,
-        writes=list(obs.selection.writes),
-        state_after=after,
-        head_tree=obs.head_tree,
-        changed_paths=paths,
-        changed_paths_omitted=omitted,
-        profile=obs.profile_oid,
-        isolated=obs.isolated,
-        reused_from=None,
-    )
+    values = observation_values(
+        expectation=obs.selection.expectation, result=result, reason=reason,
+        missing_path=run.missing_path, commands=records, writes=list(obs.selection.writes),
+        state_after=after, head_tree=obs.head_tree,
+        changed=changed or changed_since_baseline(obs, before), profile=obs.profile_oid,
+        isolated=obs.isolated)
+    fields = VerificationFields.model_validate(values)
     event = obs.append(
         obs.draft(fields, before, anchors)
     )
@@ -150,14 +146,4 @@ def record_reuse(
 def changed_since_baseline(obs: Observation, state_key: str) -> tuple[list[str], int]:
     """Paths (bounded) changed since HEAD or the session's latest pass, and how many omitted."""
     baseline = baseline_tree(obs.repo, obs.request_session, obs.head_tree)
-    changed = changed_paths(obs.repo, baseline, state_key)
-    return changed[:MAX_CHANGED_PATHS], max(0, len(changed) - MAX_CHANGED_PATHS)
-
-
-def decide(run: CommandsRun, before: str, after: str) -> tuple[Result, Reason | None]:
-    """Execution problems first, then a moved workspace, then the commands' own verdict."""
-    if run.reason is not None:
-        return Result.UNAVAILABLE, run.reason
-    if after != before:
-        return Result.UNAVAILABLE, Reason.WORKSPACE_CHANGED
-    return (Result.FAIL, None) if run.failed else (Result.PASS, None)
+    return bounded_paths(changed_paths(obs.repo, baseline, state_key))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from gitcorrex.errors import ExitCode
-from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.verification import Result
+from gitcorrex.model.verdicts import Result
+
+if TYPE_CHECKING:
+    from gitcorrex.model.events import RecordedEvent
 
 
 class VerifyProgress(Protocol):
@@ -29,9 +30,10 @@ class SilentProgress:
         return None
 
 
-@dataclass(frozen=True)
-class VerifyOutcome:
-    """`event` is None only when the expectation has no commands (nothing is claimed).
+class VerifyOutcome(NamedTuple):
+    """`event` is None when the expectation has no commands (nothing is claimed), and on
+    the plain path (`verify/plain.py`), which records without building event models and
+    serves only the text forms of `verify`.
 
     `streamed` is False when `failing_output` came from something that did not stream
     (a session's write evidence or gate): the CLI then prints it even while streaming.

@@ -1,25 +1,51 @@
 """Executing an expectation: prerequisites first, then each command in order until one fails.
 
 Pure execution: nothing here touches git or the ledger; `observation.py` records the result.
+No pydantic either: the plain `verify` path (`verify/plain.py`) runs the commands of a
+cached selection, plain objects shaped like `ResolvedCommand` and `Selection`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple, Protocol
 
-from gitcorrex.model.verification import Reason
-from gitcorrex.profiles.selection import ResolvedCommand, Selection
+from gitcorrex.model.verdicts import Reason, Result
 from gitcorrex.runner.command import CommandOutcome, passed, run_command
 from gitcorrex.verify.outcome import VerifyProgress
+
+
+class ResolvedCommand(Protocol):
+    """A command ready to run (`profiles.selection.ResolvedCommand`, or its plain copy)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def argv(self) -> Sequence[str]: ...
+    @property
+    def timeout_s(self) -> int: ...
+    @property
+    def requires(self) -> Sequence[str]: ...
+    @property
+    def digest(self) -> str: ...
+
+
+class Selection(Protocol):
+    """The chosen expectation and its commands (`profiles.selection.Selection`, or a copy)."""
+
+    @property
+    def expectation(self) -> str: ...
+    @property
+    def setup(self) -> ResolvedCommand | None: ...
+    @property
+    def commands(self) -> Sequence[ResolvedCommand]: ...
 
 UNAVAILABLE_STOPS = {"not_found": Reason.COMMAND_NOT_FOUND, "timeout": Reason.TIMEOUT}
 
 
-@dataclass(frozen=True)
-class CommandsRun:
+class CommandsRun(NamedTuple):
     """Each selected command with its outcome (None = not run), and why the run stopped."""
 
     runs: list[tuple[ResolvedCommand, CommandOutcome | None]]
@@ -42,8 +68,7 @@ class CommandsRun:
         return None
 
 
-@dataclass(frozen=True)
-class SetupRun:
+class SetupRun(NamedTuple):
     """The operator's setup command; its success only allows the verification to run."""
 
     command: ResolvedCommand
@@ -84,3 +109,12 @@ def run_expectation(run_dir: Path, selection: Selection, *, env: Mapping[str, st
             reason = UNAVAILABLE_STOPS.get(outcome.stop_reason)
             return CommandsRun(runs, reason, None, reason is None)
     return CommandsRun(runs, None, None, False)
+
+
+def decide(run: CommandsRun, before: str, after: str) -> tuple[Result, Reason | None]:
+    """Execution problems first, then a moved workspace, then the commands' own verdict."""
+    if run.reason is not None:
+        return Result.UNAVAILABLE, run.reason
+    if after != before:
+        return Result.UNAVAILABLE, Reason.WORKSPACE_CHANGED
+    return (Result.FAIL, None) if run.failed else (Result.PASS, None)

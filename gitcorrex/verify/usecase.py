@@ -18,7 +18,7 @@ from gitcorrex.git.state import StateProbe
 from gitcorrex.git.temporary_worktree import temporary_worktree
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import Reason, Result
-from gitcorrex.profiles.load import load_profile
+from gitcorrex.profiles.load import LoadedProfile, load_profile
 from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.verify.context import VerifyContext
 from gitcorrex.verify.observation import (
@@ -30,6 +30,7 @@ from gitcorrex.verify.observation import (
 from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
 from gitcorrex.verify.reuse import find_reusable_pass
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
+from gitcorrex.verify.selection_cache import remember_selection
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,7 @@ def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyC
     by the caller) may already be measuring the workspace; see `StateProbe.begin`.
     """
     loaded = load_profile(repo.root)
-    selection = request.selection or select_expectation(loaded.profile, stage=request.stage,
-                                                        expect=request.expect)
+    selection = request.selection or _selected(repo, loaded, request)
     if request.session is not None:
         ledger.check_session_id(request.session)
     obs = Observation(
@@ -90,6 +90,14 @@ def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyC
         return _verify_state(run, probe)
     with StateProbe(repo) as own_probe:
         return _verify_state(run, own_probe)
+
+
+def _selected(repo: Repository, loaded: LoadedProfile, request: VerifyRequest) -> Selection:
+    """The request's expectation, remembered for the plain path (`selection_cache.py`)."""
+    selection = select_expectation(loaded.profile, stage=request.stage, expect=request.expect)
+    remember_selection(repo, loaded.blob_oid, request.stage, request.expect,
+                       selection.model_dump(mode="json"), loaded.profile.defaults.output_cap)
+    return selection
 
 
 def _verify_state(run: _Run, probe: StateProbe) -> VerifyOutcome:
@@ -130,7 +138,7 @@ def _verify_in(run: _Run, run_dir: Path, run_probe: StateProbe, unset: str) -> V
     if not setup.passed:
         not_run = CommandsRun.not_run(obs.selection, Reason.SETUP_FAILED, None)
         recorded = record_observation(obs, unset, unset, not_run, setup_event)
-        return replace(recorded, failing_output=setup.outcome.output)
+        return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
     moved = run.request.reuse and before != unset
     reused = _reuse(obs, before, setup_event) if moved else None
