@@ -13,10 +13,11 @@ command with each version in turn (the order alternates per run, so drift hits b
 `log` and `session status` keep their folded results in `<git dir>/correx/folds/`; each is
 timed warm (as an orchestrator polling meets it) and cold (that directory removed before
 every run, so the fold itself runs), each version on its own copy of the fixture (a stored
-record of one version may be stale or unreadable to the other). Prints wall medians with min-max spread and CPU
-medians (user + system of the whole process tree, which a loaded machine moves far less),
-in ms, and the load average before and after. Exits 1 when both medians of `--after`
-(wall and CPU) exceed `--before`'s by more than `--tolerance` (default 5 %). Usage:
+record of one version may be stale or unreadable to the other). Prints wall medians with
+min-max spread and CPU medians (user + system of the whole process tree, which a loaded
+machine moves far less), in ms, and the load average before and after. Exits 1 when both
+medians of `--after` (wall and CPU) exceed `--before`'s by more than `--tolerance`
+(default 5 %). Usage:
 
     python benchmarks/bench_read_paths_compare.py --before /tmp/before-venv/bin/python \\
         --after /tmp/after-venv/bin/python [--runs 7] [--files 50000] [--only session]
