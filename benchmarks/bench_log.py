@@ -1,8 +1,8 @@
 """`git correx log` over 1,000 commits whose trees all have recorded verifications.
 
 The history is made with `git fast-import` (one file changed per commit, so every commit
-has its own tree); each tree gets one verification observation, appended 100 per notes
-commit. Timed as whole processes, round-robin after a warm-up:
+has its own tree); each tree gets one verification observation as `verify` writes it,
+appended 100 per notes commit. Timed as whole processes, round-robin after a warm-up:
 
 - `git correx log` (target: median <= 0.3 s);
 - `git log --format='%h %s'`, git alone printing the same commits (no ledger);
@@ -31,11 +31,18 @@ from common import (
     time_commands,
     time_commands_cpu,
 )
-from raw_events import raw_draft
 
+from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.ledger import append_events
+from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
+from gitcorrex.model.verification import (
+    CommandRecord,
+    OutputEvidence,
+    Result,
+    StopReason,
+    VerificationFields,
+)
 
 LIMIT = 0.3
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -60,15 +67,32 @@ def build_history(path: Path, commits: int) -> list[str]:
     return [line for line in out.split("\n") if line and not line.startswith("commit ")]
 
 
+def observation(i: int, tree: str, profile: str) -> VerificationFields:
+    """A verification as `verify` records it (command record, output evidence, profile):
+    pass on two trees of three, else fail. Reports read it into its payload class; a line
+    whose fields do not fit would be timed on its (rare) problem path instead."""
+    passed = i % 3 != 0
+    record = CommandRecord(
+        name="test", argv=["python", "-m", "pytest"], digest="0" * 64,
+        exit_code=0 if passed else 1, signal=None, stop_reason=StopReason.EXIT,
+        duration_ms=1000 + i % 997,
+        output=OutputEvidence(size=84, sha256="0" * 64, tail="passed " * 12, blob=None,
+                              truncated=False))
+    return VerificationFields(
+        expectation="test", result=Result.PASS if passed else Result.FAIL, reason=None,
+        missing_path=None, commands=[record], writes=[], state_after=tree, head_tree=tree,
+        changed_paths=[], changed_paths_omitted=0, profile=profile, isolated=False,
+        reused_from=None)
+
+
 def record_verifications(path: Path, trees: list[str]) -> None:
+    """One observation per tree, 100 per notes commit."""
     repo = discover_in_process(path)
     provenance = current_provenance(repo)
+    profile = write_blob(repo, b'version = 1\n[commands]\ntest = "python -m pytest"\n')
     for start in range(0, len(trees), 100):
-        drafts = [raw_draft("workspace_verification_observed", (tree,), {
-            "result": "pass" if i % 3 else "fail", "expectation": "test",
-            "commands": [{"name": "test", "argv": ["python", "-m", "pytest"], "exit_code": 0,
-                          "tail": "passed " * 12}], "profile": "f" * 40},
-            state_key=tree) for i, tree in enumerate(trees[start:start + 100], start)]
+        drafts = [EventDraft(observation(i, tree, profile), (tree,), state_key=tree)
+                  for i, tree in enumerate(trees[start:start + 100], start)]
         append_events(repo, drafts, now=T0 + timedelta(seconds=start), provenance=provenance)
 
 
@@ -89,7 +113,7 @@ def main() -> int:
     times, cpu_times = time_commands_cpu({
         "git correx log": [*correx_script(), "log"],
         "git correx log, statuses not stored (every note new)":
-            f"rm -f .git/correx/folds/log-status.json; {log_argv} >/dev/null",
+            f"rm -f .git/correx/folds/log-status*.json; {log_argv} >/dev/null",
         "git log --format='%h %s'": ["git", "log", "--format=%h %s"]}, args.runs, path)
     loop = ("for c in $(git rev-list HEAD); do t=$(git rev-parse $c^{tree}); "
             "git notes --ref correx show $t >/dev/null; done")

@@ -12,10 +12,12 @@ command with each version in turn (the order alternates per run, so drift hits b
 
 `log` and `session status` keep their folded results in `<git dir>/correx/folds/`; each is
 timed warm (as an orchestrator polling meets it) and cold (that directory removed before
-every run, so the fold itself runs). Prints wall medians with min-max spread and CPU
-medians (user + system of the whole process tree, which a loaded machine moves far less),
-in ms, and the load average before and after. Exits 1 when both medians of `--after`
-(wall and CPU) exceed `--before`'s by more than `--tolerance` (default 5 %). Usage:
+every run, so the fold itself runs), each version on its own copy of the fixture (a stored
+record of one version may be stale or unreadable to the other). Prints wall medians with
+min-max spread and CPU medians (user + system of the whole process tree, which a loaded
+machine moves far less), in ms, and the load average before and after. Exits 1 when both
+medians of `--after` (wall and CPU) exceed `--before`'s by more than `--tolerance`
+(default 5 %). Usage:
 
     python benchmarks/bench_read_paths_compare.py --before /tmp/before-venv/bin/python \\
         --after /tmp/after-venv/bin/python [--runs 7] [--files 50000] [--only session]
@@ -107,10 +109,25 @@ def selected(only: list[str]) -> list[tuple[str, str, list[str], bool]]:
     return rows
 
 
-def cases(rows: list[tuple[str, str, list[str], bool]], where: dict[str, Path]
-          ) -> list[tuple[str, Path, list[str], bool]]:
-    """(name, repository, arguments, cold) of each selected row."""
-    return [(name, where[fixture], argv, cold) for name, fixture, argv, cold in rows]
+# Fixtures whose commands keep folded results in `<git dir>/correx/folds/`: each version
+# reads its own copy, so a warm run times that version's stored fold (one version's
+# record can be another's stale or unreadable format) and never the other's.
+FOLDING = frozenset({"log", "session"})
+
+
+def cases(rows: list[tuple[str, str, list[str], bool]], where: dict[str, Path],
+          versions: list[str]) -> list[tuple[str, dict[str, Path], list[str], bool]]:
+    """(name, repository per version, arguments, cold) of each selected row."""
+    repos = {fixture: {version: _own_copy(path, version) if fixture in FOLDING else path
+                       for version in versions} for fixture, path in where.items()}
+    return [(name, repos[fixture], argv, cold) for name, fixture, argv, cold in rows]
+
+
+def _own_copy(repo: Path, version: str) -> Path:
+    copy = repo.with_name(f"{repo.name}-{version}")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(repo, copy, symlinks=True)
+    return copy
 
 
 def run_once(argv: list[str], cwd: Path, cold: bool) -> tuple[float, float]:
@@ -130,19 +147,19 @@ def run_once(argv: list[str], cwd: Path, cold: bool) -> tuple[float, float]:
 
 
 def measure(versions: dict[str, list[str]], runs: int,
-            plan: list[tuple[str, Path, list[str], bool]]
+            plan: list[tuple[str, dict[str, Path], list[str], bool]]
             ) -> dict[tuple[str, str], list[tuple[float, float]]]:
     """Interleaved: per run, per case, each version once (order alternating by run)."""
     times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     names = list(versions)
-    for _name, cwd, args, cold in plan:  # one warm-up each
+    for _name, repos, args, cold in plan:  # one warm-up each
         for version in names:
-            run_once([*versions[version], *args], cwd, cold)
+            run_once([*versions[version], *args], repos[version], cold)
     for run in range(runs):
         order = names if run % 2 == 0 else names[::-1]
-        for name, cwd, args, cold in plan:
+        for name, repos, args, cold in plan:
             for version in order:
-                sample = run_once([*versions[version], *args], cwd, cold)
+                sample = run_once([*versions[version], *args], repos[version], cold)
                 times.setdefault((name, version), []).append(sample)
     return times
 
@@ -175,10 +192,13 @@ def main() -> int:
     args = parse_args()
     versions = {"before": script_of(args.before), "after": script_of(args.after)}
     rows = selected(args.only)
-    plan = cases(rows, fixtures(args, {fixture for _, fixture, *_ in rows}))
+    plan = cases(rows, fixtures(args, {fixture for _, fixture, *_ in rows}), list(versions))
     print(f"load average before: {load_average()} ({os.cpu_count()} CPUs, "
           f"Python {sys.version.split()[0]})")
-    times = measure(versions, args.runs, plan)
+    # warm cases first, cold ones after: a cold run empties the fold store, which would turn
+    # the next warm run of the other version cold (versions may keep different tables)
+    warm, cold = [c for c in plan if not c[3]], [c for c in plan if c[3]]
+    times = {**measure(versions, args.runs, warm), **measure(versions, args.runs, cold)}
     print(f"load average after: {load_average()}\n")
     ok = report(times, [name for name, *_ in plan], args.runs, args.tolerance, print)
     return 0 if ok else 1

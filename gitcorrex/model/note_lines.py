@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from gitcorrex.model.event_line import ENVELOPE_KEYS as ENVELOPE_KEYS  # re-exported
 from gitcorrex.model.event_line import check_json_ready as check_json_ready  # re-exported
 from gitcorrex.model.event_line import event_line as event_line  # re-exported
-from gitcorrex.model.events import SCHEMA_VERSION, RecordedEvent
+from gitcorrex.model.events import SCHEMA_VERSION, Actor, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.payload_lines import read_line
@@ -39,6 +39,15 @@ class EventEnvelope(RecordedEvent):
     """
 
     model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class LineActor(BaseModel):
+    """Only who recorded a line (the rest ignored): what a reader that already has the
+    entry and its payload still needs to print it (~3 µs, half of the whole envelope)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    actor: Actor
 
 
 class LedgerEntry(NamedTuple):
@@ -195,16 +204,15 @@ def typed_events(entries: Iterable[LedgerEntry],
     `kind` the ledger's scan read already, so each line meets its own class alone, and a
     reader pays only for the classes its lines hold (`model/payload_lines.py`)."""
     by_kind = {payload.KIND: payload for payload in payloads}
-    typed = []
-    for entry in entries:
-        payload = by_kind.get(entry.kind)
-        if payload is None:
-            continue
-        try:
-            typed.append(TypedEvent(entry, read_line(entry.line, payload), None))
-        except ValidationError as exc:
-            typed.append(TypedEvent(entry, None, payload_problem(entry.kind, exc)))
-    return typed
+    return [_typed(entry, by_kind[entry.kind]) for entry in entries if entry.kind in by_kind]
+
+
+def _typed(entry: LedgerEntry, payload: type[EventPayload]) -> TypedEvent:
+    """One entry read into `payload` (its kind's class), or the problem when it does not fit."""
+    try:
+        return TypedEvent(entry, read_line(entry.line, payload), None)
+    except ValidationError as exc:
+        return TypedEvent(entry, None, payload_problem(entry.kind, exc))
 
 
 def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
@@ -215,7 +223,7 @@ def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
         return None, None
     from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND  # every model: only when asked
 
-    [typed] = typed_events([entry], (PAYLOAD_BY_KIND[entry.kind],))
+    typed = _typed(entry, PAYLOAD_BY_KIND[entry.kind])
     return typed.payload, typed.problem
 
 

@@ -7,7 +7,7 @@ fit is never a pass, even if it carries `"result": "pass"`.
 
 from __future__ import annotations
 
-from gitcorrex.model.note_lines import LedgerEntry, entry_payload
+from gitcorrex.model.note_lines import LedgerEntry, typed_events
 from gitcorrex.model.verification import Result, VerificationFields
 
 
@@ -15,7 +15,8 @@ def is_observed_pass(entry: LedgerEntry) -> bool:
     """True only for a verification whose fields fit its class and whose result is pass."""
     if entry.kind != VerificationFields.KIND:
         return False
-    match entry_payload(entry):
-        case VerificationFields(result=Result.PASS), _:
+    [typed] = typed_events([entry], (VerificationFields,))
+    match typed.payload:
+        case VerificationFields(result=Result.PASS):
             return True
     return False

@@ -6,10 +6,12 @@ whose fields do not fit its class prints as `unfit_text`, an unknown kind as its
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.event_kinds import payload_or_problem
-from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, entry_payload
+from gitcorrex.model.events import Actor, RecordedEvent
+from gitcorrex.model.note_lines import LedgerEntry, LineActor, entry_payload
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_events import (
@@ -26,22 +28,43 @@ from gitcorrex.review.gate_lines import gate_line
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
 
 
+class Described(Protocol):
+    """What a line needs besides its payload and who wrote it: a ledger entry or an event."""
+
+    @property
+    def at(self) -> str: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def session(self) -> str | None: ...
+    @property
+    def seq(self) -> int | None: ...
+    @property
+    def step(self) -> str | None: ...
+    @property
+    def state_key(self) -> str | None: ...
+
+
 def describe_event(event: RecordedEvent) -> str:
     """`<time> <kind-specific verdict> by <who> [session#seq] id <12>`; never raises."""
-    return describe_read(event, *payload_or_problem(event))
+    return describe_read(event, event.actor, *payload_or_problem(event))
 
 
 def describe_entry(entry: LedgerEntry) -> str:
-    """`describe_event` of a stored line: its envelope and its payload read straight from
-    the line, never the whole event as loose fields (replay describes 100,000 of them)."""
-    return describe_read(EventEnvelope.model_validate_json(entry.line), *entry_payload(entry))
+    """`describe_event` of a stored line: its payload read straight from the line, and of
+    the envelope only who wrote it (replay describes 100,000 lines)."""
+    actor = LineActor.model_validate_json(entry.line).actor
+    return describe_read(entry, actor, *entry_payload(entry))
 
 
-def describe_read(event: RecordedEvent, payload: EventPayload | None, problem: str | None) -> str:
-    """The line from the envelope of `event` and its payload (or why it does not fit)."""
+def describe_read(event: Described, actor: Actor, payload: EventPayload | None,
+                  problem: str | None) -> str:
+    """The line from the envelope of `event`, its writer and its payload (or why it does
+    not fit its kind)."""
     parts = [event.at[:19] + "Z", _verdict(event, payload, problem)]
-    who = event.actor.email or event.actor.name or event.actor.host
-    parts.append(f"by {who}")
+    parts.append(f"by {actor.email or actor.name or actor.host}")
     if event.session is not None:
         parts.append(f"session {event.session}#{event.seq}")
     if event.state_key:
@@ -50,7 +73,7 @@ def describe_read(event: RecordedEvent, payload: EventPayload | None, problem: s
     return "  ".join(parts)
 
 
-def _verdict(event: RecordedEvent, payload: EventPayload | None, problem: str | None) -> str:
+def _verdict(event: Described, payload: EventPayload | None, problem: str | None) -> str:
     if problem is not None:
         return unfit_text(event.kind, problem)
     if payload is None:  # a kind this version does not know

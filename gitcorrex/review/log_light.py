@@ -6,7 +6,9 @@ A tree's status (its latest verification) and its ledger problems depend on noth
 the blobs of the tree's note, and notes only grow by new blobs. So:
 - the commits come from one `git rev-list` (`git/commit_log.py`), and the note blobs of
   all their trees from one `git ls-tree` (`ledger_blobs.py`);
-- each status is stored keyed by those blob ids (`git/fold_store.py`, table `log-status`);
+- each status is stored keyed by those blob ids (`git/fold_store.py`, table `log-status-2`:
+  a status may carry `problem` since reports read payload classes, which the older table's
+  readers would refuse, so the two never share a file);
 - only trees whose notes changed since are read (`git cat-file --batch`) and folded by
   the same code the full path runs (`tree_status.py`), which alone loads the models.
 Anything unusual (no ledger ref, signatures asked for) is left to the full path (None).
@@ -25,7 +27,7 @@ from gitcorrex.ledger_blobs import notes_blobs, read_notes
 from gitcorrex.model.ledger_problem import Problem
 from gitcorrex.review.log_lines import LogLine, LogResult, TreeStatus
 
-TABLE = "log-status"
+TABLE = "log-status-2"
 TABLE_LIMIT = 50_000
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, entry_payload
+from gitcorrex.model.note_lines import EventEnvelope, LedgerEntry, typed_events
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
@@ -32,14 +32,14 @@ def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:
     if entry is None:
         return TreeStatus(tree, "none")
     event = EventEnvelope.model_validate_json(entry.line)  # who: the payload is read below
-    match entry_payload(entry):
-        case VerificationFields(result=result, expectation=expectation, reason=reason), _:
+    [typed] = typed_events([entry], (VerificationFields,))  # loads no other payload module
+    match typed.payload:
+        case VerificationFields(result=result, expectation=expectation, reason=reason):
             return TreeStatus(tree, result.value, expectation=expectation,
                               reason=None if reason is None else reason.value,
                               by=actor_label(event), at=event.at, event=event.id)
-        case _, problem:
-            return TreeStatus(tree, "unavailable", by=actor_label(event), at=event.at,
-                              event=event.id, problem=unfit_text(entry.kind, str(problem)))
+    return TreeStatus(tree, "unavailable", by=actor_label(event), at=event.at,
+                      event=event.id, problem=unfit_text(entry.kind, str(typed.problem)))
 
 
 def actor_label(event: RecordedEvent) -> str:

@@ -33,7 +33,7 @@ def test_an_entry_whose_fields_do_not_fit_is_no_fact() -> None:
     facts = read_facts([unfit, fits], PlanAuthorizedFields)
     assert [(f.entry, f.payload.name) for f in facts] == [(fits, "Ada")]
     [problem] = typed_events([unfit], (PlanAuthorizedFields,))
-    assert problem.payload is None and problem.problem is not None  # replay reports it
+    assert problem.payload is None and problem.problem is not None  # it names the field
 
 
 def test_facts_of_keeps_only_the_class_asked_for() -> None:
