@@ -180,17 +180,21 @@ def _changed_trees(root: _Edit, object_format: str) -> list[Tree]:
 def _commit(repo: Repository, tree: str, parent: str | None, message: str,
             identity: LedgerIdentity) -> str:
     """`git commit-tree` with the message as given (stdin: no newline added) and git's own
-    identities; signed when `correx.sign` is on (git/signing.py)."""
+    identities. With `correx.sign` on, the signed commit `notes.commit_notes` ends with
+    (`signing.create_signed_commit` on the same tree, parent, message and identities)."""
     from gitcorrex.git import signing
 
+    parents = [parent] if parent else []
+    if signing.is_signing_enabled(repo):
+        return signing.create_signed_commit(repo, tree=tree, parents=parents, message=message,
+                                            identity=identity)
     author, committer = identity.author, identity.committer
     env = {"GIT_AUTHOR_NAME": author.name, "GIT_AUTHOR_EMAIL": author.email,
            "GIT_COMMITTER_NAME": committer.name, "GIT_COMMITTER_EMAIL": committer.email}
-    args = ["commit-tree", tree, *(["-p", parent] if parent else [])]
+    args = ["commit-tree", tree, *(arg for each in parents for arg in ("-p", each))]
     out = run_git(args, cwd=repo.common_dir, env=env, unset=_DATES,
                   stdin=message.encode("utf-8")).stdout
-    commit = out.decode("ascii").strip()
-    return signing.sign_commit(repo, commit) if signing.is_signing_enabled(repo) else commit
+    return out.decode("ascii").strip()
 
 
 def write_blob_with_git(repo: Repository, data: bytes) -> str:

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
+
+import pytest
 
 from gitcorrex.git import notes
 from gitcorrex.git.notes_write import commit_notes_with_git
 from gitcorrex.git.repository import Repository
 from tests.conftest import git
 from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
+from tests.review.test_signatures import configure_signing, ssh_key
 
 Appends = dict[str, bytes]
 Anchors = dict[str, str]
@@ -31,8 +35,10 @@ def by_git(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors
 
 
 def shape(path: Path, commit: str) -> str:
-    """The commit object without its timestamps (both writers stamp the current time)."""
+    """The commit object without its timestamps (both writers stamp the current time) and
+    without the signature's bytes (which sign those timestamps)."""
     raw = git(path, "cat-file", "commit", commit)
+    raw = re.sub(r"gpgsig -----BEGIN SSH SIGNATURE-----\n( .*\n)+", "gpgsig SIGNED\n", raw)
     return re.sub(r"> \d+ [+-]\d{4}\n", "> TIME\n", raw)
 
 
@@ -106,3 +112,13 @@ def test_git_writer_waits_for_no_one_when_the_ref_is_locked(repo: Path) -> None:
     finally:
         lock.unlink()
     assert git(repo, "rev-parse", REF).strip() == first
+
+
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
+def test_git_writer_signs_as_the_libgit2_writer_does(repo: Path, tmp_path: Path) -> None:
+    configure_signing(repo, ssh_key(tmp_path, "key"), tmp_path)
+    tree = head_tree(repo)
+    tip = both_writers(repo, None, {tree: b"one\n"}, {tree: "tree"})
+    both_writers(repo, tip, {tree: b"two\n"}, {})
+    assert "gpgsig SIGNED" in shape(repo, git(repo, "rev-parse", REF).strip())
+    git(repo, "verify-commit", REF)

@@ -184,3 +184,24 @@ def observation(key: str, output: str) -> dict[str, Any]:
 
 def commit_shape(root: Path, commit: str) -> str:
     return re.sub(r"> \d+ [+-]\d{4}\n", "> TIME\n", git(root, "cat-file", "commit", commit))
+
+
+def test_concurrent_plain_verifications_lose_nothing(make_repo: Callable[..., Path]) -> None:
+    """Six plain verifies of one state at once: each loses races on the ref (git's
+    compare-and-swap), retries on the new tip, and every line is in the note."""
+    root = make_repo(files={"README.md": "x\n"})
+    write_profile(root, {"c": py("pass")}, {"e": ["c"]}, default="e")
+    assert traced(root, "verify", "-q").code == 0  # the model path stores the selection
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT) + os.pathsep + os.environ.get(
+        "PYTHONPATH", "")}
+    procs = [subprocess.Popen([sys.executable, "-X", "importtime", "-m", "gitcorrex", "verify",
+                               "-q"], cwd=root, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for _ in range(6)]
+    results = [(proc.returncode, proc.communicate(timeout=120)[1].decode())
+               for proc in procs]
+    results = [(proc.returncode, err) for proc, (_, err) in zip(procs, results, strict=True)]
+    assert [code for code, _ in results] == [0] * 6, results
+    assert not any(re.search(r"\|\s+pydantic$", err, re.MULTILINE) for _, err in results)
+    lines = note_lines(root, reference_key(root))
+    assert len(lines) == 7 and len({line["id"] for line in lines}) == 7
+    git(root, "fsck", "--no-progress")
