@@ -22,8 +22,12 @@ Oid = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{40}([0-9a-f]{24})?$")
 SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
 
 
-class Actor(Record):
-    """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
+class ReadActor(BaseModel):
+    """Who recorded a fact, as a line read back carries it: git identity (None when unset),
+    host, and the writing process's run id. A key a newer writer added is skipped, not a
+    reason to set the line aside (STYLE: readers tolerate unknown fields of a version)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
     name: str | None
     email: str | None
@@ -31,12 +35,29 @@ class Actor(Record):
     runtime: str
 
 
-class ToolVersions(Record):
-    """Which software recorded a fact, so a reader can weigh old evidence."""
+class Actor(ReadActor, Record):
+    """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
+
+    # as a writer makes it: strict like every record written (ReadActor reads it back)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+
+class ReadToolVersions(BaseModel):
+    """Which software recorded a fact, so a reader can weigh old evidence; unknown keys of
+    a line read back are skipped, as for `ReadActor`."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
     correx: str
     git: str
     libgit2: str
+
+
+class ToolVersions(ReadToolVersions, Record):
+    """Which software recorded a fact, so a reader can weigh old evidence."""
+
+    # as a writer makes it: strict like every record written (ReadToolVersions reads it)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Provenance(Record):
@@ -61,10 +82,5 @@ class RecordedEvent(BaseModel):
     stage: str | None = None
     step: str | None = None
     state_key: str | None = None
-    actor: Actor
-    tool: ToolVersions
-
-    def field(self, name: str) -> object:
-        """A kind-specific field, or None when this event does not carry it."""
-        extra = self.model_extra or {}
-        return extra.get(name)
+    actor: ReadActor
+    tool: ReadToolVersions

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from gitcorrex.model.event_line import ENVELOPE_KEYS as ENVELOPE_KEYS  # re-exported
 from gitcorrex.model.event_line import check_json_ready as check_json_ready  # re-exported
 from gitcorrex.model.event_line import event_line as event_line  # re-exported
-from gitcorrex.model.events import SCHEMA_VERSION, Actor, RecordedEvent
+from gitcorrex.model.events import SCHEMA_VERSION, ReadActor, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.payload_lines import read_line
@@ -47,7 +47,7 @@ class LineActor(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    actor: Actor
+    actor: ReadActor
 
 
 class LedgerEntry(NamedTuple):

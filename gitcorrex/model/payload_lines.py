@@ -24,6 +24,8 @@ _ENVELOPE: dict[str, Any] = {"v": int, "id": str, "at": str, "subjects": Any,
 
 _Payload = TypeVar("_Payload", bound=EventPayload)
 
+READ_EXTRA: Literal["ignore"] = "ignore"  # how every read of a recorded payload treats unknown keys
+
 
 @cache
 def line_class(payload: type[_Payload]) -> type[_Payload]:
@@ -41,5 +43,9 @@ def line_class(payload: type[_Payload]) -> type[_Payload]:
 
 def read_line(line: bytes, payload: type[_Payload]) -> _Payload:
     """`line` (a whole canonical ledger line of `payload`'s kind) read into `payload`'s
-    class; raises pydantic's ValidationError when its fields do not fit."""
-    return line_class(payload).model_validate_json(line)
+    class; raises pydantic's ValidationError when its fields do not fit.
+
+    Keys the class does not know, at any depth, are skipped (`extra="ignore"` for this read
+    only; writing stays strict): a newer writer may add a field, and an older reader must
+    still count its pass as a pass (STYLE: readers tolerate unknown fields)."""
+    return line_class(payload).model_validate_json(line, extra=READ_EXTRA)

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.event_kinds import payload_or_problem
-from gitcorrex.model.events import Actor, RecordedEvent
+from gitcorrex.model.events import ReadActor, RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, LineActor, entry_payload
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
@@ -60,7 +60,7 @@ def describe_entry(entry: LedgerEntry) -> str:
     return describe_read(entry, actor, *entry_payload(entry))
 
 
-def describe_read(event: Described, actor: Actor, payload: EventPayload | None,
+def describe_read(event: Described, actor: ReadActor, payload: EventPayload | None,
                   problem: str | None) -> str:
     """The line from the envelope of `event`, its writer and its payload (or why it does
     not fit its kind)."""

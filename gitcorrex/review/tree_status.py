@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gitcorrex.model.events import Actor, RecordedEvent
+from gitcorrex.model.events import ReadActor, RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, LineActor, typed_events
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import VerificationFields
@@ -47,6 +47,6 @@ def actor_label(event: RecordedEvent) -> str:
     return writer_label(event.actor)
 
 
-def writer_label(actor: Actor) -> str:
+def writer_label(actor: ReadActor) -> str:
     """An actor as shown to people: email, else name, else host."""
     return actor.email or actor.name or actor.host

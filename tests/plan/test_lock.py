@@ -85,7 +85,7 @@ def test_lock_on_pass_grounding_of_the_current_key_starts_a_session(plan_repo: P
     for event in events:
         assert set(event.subjects) == {identity, tree, session_object_oid(session)}
         assert event.state_key == tree and event.session == session
-    assert events[1].field("grounding") == grounding.id
+    assert (events[1].model_extra or {}).get("grounding") == grounding.id
 
 
 def test_a_session_is_locked_once(plan_repo: Path, cli) -> None:
@@ -163,7 +163,7 @@ def test_baseline_unverified_is_recorded_and_shown(plan_repo: Path, correx, cli)
     assert "(lock_unverified)" in shown.stdout
     assert "baseline unverified at lock: the suite needs a database" in shown.stdout
     events = read_subject(discover_with_git(plan_repo), session_object_oid(session)).events
-    assert events[1].field("baseline_unverified") == \
+    assert (events[1].model_extra or {}).get("baseline_unverified") == \
         "the suite needs a database this runner lacks"
     write(plan_repo, "src/app.py", "def run():\n    return 3\n")
     refused = correx(plan_repo, "step", "start", "S1")
