@@ -84,6 +84,15 @@ def write(root: Path, rel: str, content: str | bytes = "x\n") -> Path:
     return path
 
 
+def commit_a_change(repo: Path, rel: str = "feature.txt") -> str:
+    """Commit one new file on top of HEAD; the commit before it (a range's base)."""
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, rel, "x\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "feature")
+    return base
+
+
 @pytest.fixture
 def make_repo(tmp_path: Path) -> Callable[..., Path]:
     """Factory: a real repository with `files` committed (or not, with commit=False)."""

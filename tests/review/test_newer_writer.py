@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, commit_a_change, git
 from tests.ledger_facts import note_line, verification_draft
 
 KIND = "workspace_verification_observed"
@@ -44,10 +44,7 @@ def test_a_newer_writers_pass_is_a_pass_in_show_log_and_replay(
 def test_a_newer_writers_pass_satisfies_require_pass(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
-    base = git(repo, "rev-parse", "HEAD").strip()
-    write(repo, "feature.txt", "x\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "feature")
+    base = commit_a_change(repo)
     plant_newer_pass(repo)
     gate = correx(repo, "check", f"{base}..HEAD", "--require-pass")
     assert gate.code == 0, gate

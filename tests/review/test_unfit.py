@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.git.repository import discover_in_process
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, commit_a_change, git
 from tests.ledger_facts import note_line, verification_draft
 
 KIND = "workspace_verification_observed"
@@ -71,10 +71,7 @@ def test_report_lists_an_unfit_verification_and_counts_it_unavailable(
 def test_an_unfit_line_saying_pass_is_no_pass(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
-    base = git(repo, "rev-parse", "HEAD").strip()
-    write(repo, "feature.txt", "x\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "feature")
+    base = commit_a_change(repo)
     plant(repo, commands=7)  # "result": "pass" beside fields that do not fit
     gate = correx(repo, "check", f"{base}..HEAD", "--require-pass")
     assert gate.code == 1, gate
