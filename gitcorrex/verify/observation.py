@@ -11,6 +11,7 @@ from gitcorrex import ledger
 from gitcorrex.git.notes import write_blob
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import changed_paths
+from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import (
@@ -121,8 +122,8 @@ def record_reuse(
     The evidence (commands, outputs, result) is the cited run's; what this request asked
     (expectation name, stage writes) and where it stands (HEAD, session baseline) are ours.
     """
-    extra = cited.model_extra or {}
-    fields = {name: extra.get(name) for name in VerificationFields.model_fields}
+    known = payload_of(cited)  # a newer writer's keys left out: only what this version knows
+    fields = known.model_dump() if isinstance(known, VerificationFields) else {}
     changed, omitted = changed_since_baseline(obs, state_key)
     fields.update(
         expectation=obs.selection.expectation,

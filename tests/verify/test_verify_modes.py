@@ -205,3 +205,26 @@ def test_session_baseline_skips_failed_verifications(project: Path, correx: Corr
     write(project, "c.txt", "c\n")
     changed = fields_of(verify(correx, project, "--session", "s")).changed_paths
     assert changed == ["b.txt", "c.txt"]
+
+
+def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
+        repo: Path, outside: Path, correx: Correx) -> None:
+    """A pass a newer git correx recorded (keys this version does not know, nested too) is
+    reused like any pass; the new line carries the keys this version knows."""
+    from tests.ledger_facts import note_line
+
+    counted_project(repo, outside / "runs")
+    original = verify(correx, repo)
+    fields = dict(original.model_extra or {})
+    fields["commands"] = [{**fields["commands"][0], "cpu_ms": 12}]
+    git(repo, "update-ref", "-d", "refs/notes/correx")
+    key = reference_key(repo)
+    newer = note_line(repo, key, original.kind, {**fields, "runner_image": "ci:2027"},
+                      state_key=key)
+    result = correx(repo, "verify", "--reuse")
+    assert result.code == 0, result
+    assert result.stdout.startswith(f"pass (reused {newer[:12]})")
+    assert runs_counted(outside / "runs") == 1
+    reused = next(event for event in notes_on(repo, key) if event.id != newer)
+    assert fields_of(reused).reused_from == newer
+    assert "cpu_ms" not in json.dumps(reused.model_extra)
