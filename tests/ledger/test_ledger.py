@@ -313,7 +313,9 @@ with open(log, "a") as out:
 def start_writer(
     tmp_path: Path, repo: Path, name: str, count: int, trees: list[str], sessions: list[str]
 ) -> tuple[subprocess.Popen[bytes], Path]:
-    script = tmp_path / "driver.py"
+    # one script per writer: rewriting a shared one while an earlier writer's interpreter
+    # was still reading it ran an empty file (exit 0, no log)
+    script = tmp_path / f"driver-{name}.py"
     script.write_text(DRIVER)
     log = tmp_path / f"{name}.log"
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
