@@ -19,7 +19,8 @@ import pytest
 from tests.conftest import REPO_ROOT, git
 from tests.hooks.conftest import FILES, stage_file
 
-pytestmark = pytest.mark.slow
+# one worker builds the module-scoped install once (xdist --dist loadgroup), not each
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,14 +33,19 @@ def free_port() -> int:
         return port
 
 
-def wait_for_port(port: int, daemon: subprocess.Popen[bytes]) -> bool:
+def serves(url: str, daemon: subprocess.Popen[bytes]) -> bool:
+    """True once `daemon` itself answers at `url`: a bare repository only its base holds.
+
+    A port that merely accepts connections proves nothing under parallel tests: between the
+    probe releasing a free port and the daemon binding it, another test's daemon may take it,
+    and ours then exits while a connect check succeeds against theirs."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and daemon.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
+        probe = subprocess.run(["git", "ls-remote", url], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, check=False, timeout=10)
+        if probe.returncode == 0:
+            return daemon.poll() is None
+        time.sleep(0.05)
     return False
 
 
@@ -48,6 +54,8 @@ def git_server(tmp_path: Path) -> Iterator[GitServer]:
     """Start `git daemon` on a free loopback port; stop it (that process only) afterwards."""
     base = tmp_path / "served"
     base.mkdir()
+    marker = f"probe-{uuid.uuid4().hex}.git"  # names this daemon's base among all served
+    git(base, "init", "-q", "--bare", marker)
     for _ in range(5):
         port = free_port()
         daemon = subprocess.Popen(
@@ -55,7 +63,7 @@ def git_server(tmp_path: Path) -> Iterator[GitServer]:
              f"--base-path={base}", f"--port={port}", "--listen=127.0.0.1", "--informative-errors",
              str(base)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if wait_for_port(port, daemon):
+        if serves(GitServer(base, port).url_of(marker), daemon):
             break
         daemon.kill()
         daemon.wait()
