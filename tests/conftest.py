@@ -19,9 +19,11 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked slow run first (a stable sort: files stay in order within each part):
-    under pytest-xdist the long ones then overlap the many short ones instead of one of them
-    starting last and holding the whole run while the other workers idle."""
+    """Tests marked slow run first (a stable sort). Under pytest-xdist (`--dist loadfile
+    --no-loadscope-reorder`: a file's tests stay on one worker, files go out in this order)
+    the files holding the long stress tests start first and the many short ones fill in
+    around them, instead of one of them starting last and holding the run while the other
+    workers idle."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -21,8 +21,7 @@ import pytest
 
 from tests.conftest import REPO_ROOT, git
 
-# one worker builds the module-scoped install once (xdist --dist loadgroup), not each
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("tool-venv")]
+pytestmark = pytest.mark.slow
 PROFILE = ('version = 1\n[commands]\nwhich = "python -c \\"import sys; '
            'print(\'interpreter:\', sys.prefix)\\""\n[expectations]\nwhich = ["which"]\n'
            '[defaults]\nexpectation = "which"\n')

@@ -19,8 +19,7 @@ import pytest
 from tests.conftest import REPO_ROOT, git
 from tests.hooks.conftest import FILES, stage_file
 
-# one worker builds the module-scoped install once (xdist --dist loadgroup), not each
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
