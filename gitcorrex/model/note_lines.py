@@ -3,6 +3,10 @@
 Writing is strict (no floats, no clash with envelope keys, canonical bytes). Reading never
 fails on a bad line: blank lines, malformed JSON, envelope violations and unknown versions
 become `Problem`s next to the good events, so nothing is dropped silently.
+
+What is deferred, and why: the scan reads envelopes only. Whether a known kind's fields fit
+its payload class is asked only when a scan is told to (`check_fields`, what `replay
+--check-fields` uses): it reads every payload, several times the scan's own cost.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -24,7 +28,7 @@ from gitcorrex.model.events import SCHEMA_VERSION, ReadActor, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
 from gitcorrex.model.payload_lines import read_line, read_written
-from gitcorrex.model.payload_problem import payload_problem
+from gitcorrex.model.payload_problem import payload_problem, unfit_reason
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
 
@@ -69,14 +73,21 @@ class LedgerEntry(NamedTuple):
 
 @dataclass(frozen=True)
 class ScannedNotes:
-    """Entries de-duplicated by id, in note order, and every doubtful line as a problem."""
+    """Entries de-duplicated by id, in note order, and every doubtful line as a problem.
+
+    `unfit` (filled only by a scan that checks fields) holds the kept lines of a known kind
+    whose fields do not fit its class, apart from `problems`: a session's fold fails closed
+    on a doubtful envelope but words an unfit line itself, so the two must not mix."""
 
     entries: list[LedgerEntry]
     problems: list[Problem]
+    unfit: list[Problem] = field(default_factory=list)
 
 
-def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
-    """(subject, note bytes) pairs → one entry per event, and a problem per doubtful line.
+def scan_notes(notes: Iterable[tuple[str, bytes]], *,
+               check_fields: bool = False) -> ScannedNotes:
+    """(subject, note bytes) pairs → one entry per event, and a problem per doubtful line;
+    with `check_fields`, also one per kept line whose fields do not fit its kind.
 
     A line already accepted from another note is skipped before parsing: one event sits in
     the note of every subject. The cyclic garbage collector is paused meanwhile: everything
@@ -85,14 +96,14 @@ def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _scan_notes(notes)
+        return _scan_notes(notes, check_fields)
     finally:
         if collecting:
             gc.enable()
 
 
-def _scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
-    scan = NoteScan()
+def _scan_notes(notes: Iterable[tuple[str, bytes]], check_fields: bool) -> ScannedNotes:
+    scan = NoteScan(check_fields=check_fields)
     for subject, data in notes:
         scan.add(subject, data)
     return scan.result()
@@ -103,9 +114,10 @@ class NoteScan:
     the appended bytes (`first_row` continuing the note's numbering) and gets what a scan
     of the whole new note gives, without reading the note again."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, check_fields: bool = False) -> None:
         self._entries: dict[str, LedgerEntry] = {}
         self._problems: list[Problem] = []
+        self._unfit: list[Problem] | None = [] if check_fields else None
         self._seen: set[bytes] = set()
 
     def add(self, subject: str, data: bytes, first_row: int = 1) -> int:
@@ -131,12 +143,24 @@ class NoteScan:
             if entry is None:
                 continue
             self._seen.add(raw)
-            self._entries.setdefault(entry.id, entry)
+            kept = self._entries.setdefault(entry.id, entry)
+            if self._unfit is not None and kept is entry:
+                _check_fields(self._unfit, subject, number, entry)
         return first_row + len(rows)
 
     def result(self) -> ScannedNotes:
         """Entries and problems so far (copies: later `add`s do not change them)."""
-        return ScannedNotes(list(self._entries.values()), list(self._problems))
+        return ScannedNotes(list(self._entries.values()), list(self._problems),
+                            list(self._unfit or ()))
+
+
+def _check_fields(unfit: list[Problem], subject: str, row: int, entry: LedgerEntry) -> None:
+    """A kept line read into its kind's class, as every reader reads it (`entry_payload`):
+    where its fields do not fit, a problem at the row it was kept from; an unknown kind
+    (reported already) gives none."""
+    _, problem = entry_payload(entry)
+    if problem is not None:
+        unfit.append(Problem(subject, row, unfit_reason(entry.kind, problem), _excerpt(entry.line)))
 
 
 def check_line(raw: bytes) -> tuple[LedgerEntry | None, str | None]:
