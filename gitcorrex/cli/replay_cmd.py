@@ -10,28 +10,33 @@ import click
 from gitcorrex.cli.options import json_option, start_dir
 
 if TYPE_CHECKING:
-    from gitcorrex.ledger import LedgerEntry, LedgerRead
+    from gitcorrex.ledger import LedgerEntry, LedgerRead, Problem
     from gitcorrex.model.session_state import SessionState
 
 
 @click.command()
 @click.option("--session", metavar="ID", default=None, help="Only this session, by seq.")
+@click.option("--check-fields", is_flag=True,
+              help="Also read every payload and report each line of a known kind whose "
+                   "fields do not fit it (slow: several times a plain replay).")
 @json_option
-def replay(session: str | None, as_json: bool) -> int:
+def replay(session: str | None, check_fields: bool, as_json: bool) -> int:
     """Print every recorded event, oldest first (or one session's, in seq order).
 
     Reads only the ledger ref: runs no command and never looks at the work tree or the
     index, so a bare clone that fetched only the ledger prints exactly the same.
-    Ledger problems (malformed lines, unknown versions) go to stderr; exit 0.
+    Ledger problems (malformed lines, unknown versions; with --check-fields also lines
+    whose fields do not fit their kind) go to stderr, or to `problems` with --json; exit 0.
     """
     from gitcorrex.git.repository import discover_in_process
     from gitcorrex.session.ledger_replay import replay_ledger
 
-    replayed = replay_ledger(discover_in_process(start_dir()), session=session)
+    replayed = replay_ledger(discover_in_process(start_dir()), session=session,
+                             check_fields=check_fields)
     if as_json:
-        _write_json(replayed.events, replayed.read, _state_json(replayed.state))
+        _write_json(replayed.events, replayed.problems, _state_json(replayed.state))
     else:
-        _print_text(replayed.events, replayed.read)
+        _print_text(replayed.events, replayed.read, replayed.problems)
     return 0
 
 
@@ -44,7 +49,8 @@ def _state_json(state: SessionState | None) -> bytes | None:
     return canonical_json(state.model_dump(mode="json")).encode("ascii")
 
 
-def _write_json(entries: list[LedgerEntry], read: LedgerRead, state: bytes | None) -> None:
+def _write_json(entries: list[LedgerEntry], problems: list[Problem],
+                state: bytes | None) -> None:
     """Each event is its stored canonical line, byte-exact, one per line (cheap to diff).
 
     Re-serializing 100,000 events would cost seconds; the stored line already is JSON.
@@ -52,13 +58,13 @@ def _write_json(entries: list[LedgerEntry], read: LedgerRead, state: bytes | Non
     """
     from gitcorrex.model.canonical import canonical_json
 
-    problems = [canonical_json(problem.as_dict()).encode("ascii") for problem in read.problems]
+    rows = [canonical_json(problem.as_dict()).encode("ascii") for problem in problems]
     sys.stdout.flush()
     out = sys.stdout.buffer
     out.write(b'{"events":[')
     _write_rows(out, [entry.line for entry in entries])
     out.write(b'],\n"problems":[')
-    _write_rows(out, problems)
+    _write_rows(out, rows)
     out.write(b"]" + (b',\n"state":' + state if state is not None else b"") + b"}\n")
     out.flush()
 
@@ -70,13 +76,13 @@ def _write_rows(out: BinaryIO, rows: list[bytes]) -> None:
         out.write(b"\n")
 
 
-def _print_text(entries: list[LedgerEntry], read: LedgerRead) -> None:
+def _print_text(entries: list[LedgerEntry], read: LedgerRead, problems: list[Problem]) -> None:
     """One line per event on stdout; diagnostics (nothing recorded, problems) on stderr."""
     from gitcorrex.ledger import printable
     from gitcorrex.review.describe import describe_entry
 
     if read.tip is None:
         click.echo(f"git correx: nothing recorded yet ({read.ref} does not exist)", err=True)
-    for problem in read.problems:
+    for problem in problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
     sys.stdout.write("".join(printable(describe_entry(e)) + "\n" for e in entries))

@@ -85,13 +85,15 @@ class LedgerRead:
     """What a read found; `tip` is None when nothing was recorded yet.
 
     `entries` (envelope + stored line) is what ordering and printing need; `events`
-    parses the kind fields too, on first use (~12 µs and 4 KB per event).
+    parses the kind fields too, on first use (~12 µs and 4 KB per event). `unfit`: the
+    lines whose fields do not fit their kind, found only by a read that checks fields.
     """
 
     ref: str
     tip: str | None
     entries: list[LedgerEntry]
     problems: list[Problem]
+    unfit: list[Problem] = field(default_factory=list)
 
     @cached_property
     def events(self) -> list[RecordedEvent]:
@@ -156,21 +158,23 @@ class LedgerView:
         return self.scanned_on(subject).entries
 
 
-def read_subject(repo: Repository, oid: str) -> LedgerRead:
-    """The events attached to one object; no events when it has no note (unverified)."""
+def read_subject(repo: Repository, oid: str, *, check_fields: bool = False) -> LedgerRead:
+    """The events attached to one object; no events when it has no note (unverified).
+    `check_fields` also reads every payload to find the lines that do not fit (slow)."""
     ref = notes.ledger_ref(repo)
     tip = notes.ledger_tip(repo, ref)
     note = notes.read_note(repo, tip, oid)
-    scanned = scan_notes([] if note is None else [(oid, note)])
-    return LedgerRead(ref, tip, scanned.entries, scanned.problems)
+    scanned = scan_notes([] if note is None else [(oid, note)], check_fields=check_fields)
+    return LedgerRead(ref, tip, scanned.entries, scanned.problems, scanned.unfit)
 
 
-def read_all(repo: Repository) -> LedgerRead:
-    """Every event in the ledger, each once, with every doubtful line as a problem."""
+def read_all(repo: Repository, *, check_fields: bool = False) -> LedgerRead:
+    """Every event in the ledger, each once, with every doubtful line as a problem;
+    `check_fields` also reads every payload to find the lines that do not fit (slow)."""
     ref = notes.ledger_ref(repo)
     tip = notes.ledger_tip(repo, ref)
-    scanned = scan_notes(notes.iter_all_notes(repo, tip))
-    return LedgerRead(ref, tip, scanned.entries, scanned.problems)
+    scanned = scan_notes(notes.iter_all_notes(repo, tip), check_fields=check_fields)
+    return LedgerRead(ref, tip, scanned.entries, scanned.problems, scanned.unfit)
 
 
 def append_events(

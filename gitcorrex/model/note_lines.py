@@ -3,6 +3,10 @@
 Writing is strict (no floats, no clash with envelope keys, canonical bytes). Reading never
 fails on a bad line: blank lines, malformed JSON, envelope violations and unknown versions
 become `Problem`s next to the good events, so nothing is dropped silently.
+
+What is deferred, and why: the scan reads envelopes only. Whether a known kind's fields fit
+its payload class is asked only when a scan is told to (`check_fields`, what `replay
+--check-fields` uses): it reads every payload, several times the scan's own cost.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -23,8 +27,8 @@ from gitcorrex.model.event_line import event_line as event_line  # re-exported
 from gitcorrex.model.events import SCHEMA_VERSION, ReadActor, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
-from gitcorrex.model.payload_lines import read_line
-from gitcorrex.model.payload_problem import payload_problem
+from gitcorrex.model.payload_lines import read_line, read_written
+from gitcorrex.model.payload_problem import payload_problem, unfit_reason
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
 
@@ -69,14 +73,21 @@ class LedgerEntry(NamedTuple):
 
 @dataclass(frozen=True)
 class ScannedNotes:
-    """Entries de-duplicated by id, in note order, and every doubtful line as a problem."""
+    """Entries de-duplicated by id, in note order, and every doubtful line as a problem.
+
+    `unfit` (filled only by a scan that checks fields) holds the kept lines of a known kind
+    whose fields do not fit its class, apart from `problems`: a session's fold fails closed
+    on a doubtful envelope but words an unfit line itself, so the two must not mix."""
 
     entries: list[LedgerEntry]
     problems: list[Problem]
+    unfit: list[Problem] = field(default_factory=list)
 
 
-def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
-    """(subject, note bytes) pairs → one entry per event, and a problem per doubtful line.
+def scan_notes(notes: Iterable[tuple[str, bytes]], *,
+               check_fields: bool = False) -> ScannedNotes:
+    """(subject, note bytes) pairs → one entry per event, and a problem per doubtful line;
+    with `check_fields`, also one per kept line whose fields do not fit its kind.
 
     A line already accepted from another note is skipped before parsing: one event sits in
     the note of every subject. The cyclic garbage collector is paused meanwhile: everything
@@ -85,14 +96,14 @@ def scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _scan_notes(notes)
+        return _scan_notes(notes, check_fields)
     finally:
         if collecting:
             gc.enable()
 
 
-def _scan_notes(notes: Iterable[tuple[str, bytes]]) -> ScannedNotes:
-    scan = NoteScan()
+def _scan_notes(notes: Iterable[tuple[str, bytes]], check_fields: bool) -> ScannedNotes:
+    scan = NoteScan(check_fields=check_fields)
     for subject, data in notes:
         scan.add(subject, data)
     return scan.result()
@@ -103,9 +114,10 @@ class NoteScan:
     the appended bytes (`first_row` continuing the note's numbering) and gets what a scan
     of the whole new note gives, without reading the note again."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, check_fields: bool = False) -> None:
         self._entries: dict[str, LedgerEntry] = {}
         self._problems: list[Problem] = []
+        self._unfit: list[Problem] | None = [] if check_fields else None
         self._seen: set[bytes] = set()
 
     def add(self, subject: str, data: bytes, first_row: int = 1) -> int:
@@ -131,12 +143,24 @@ class NoteScan:
             if entry is None:
                 continue
             self._seen.add(raw)
-            self._entries.setdefault(entry.id, entry)
+            kept = self._entries.setdefault(entry.id, entry)
+            if self._unfit is not None and kept is entry:
+                _check_fields(self._unfit, subject, number, entry)
         return first_row + len(rows)
 
     def result(self) -> ScannedNotes:
         """Entries and problems so far (copies: later `add`s do not change them)."""
-        return ScannedNotes(list(self._entries.values()), list(self._problems))
+        return ScannedNotes(list(self._entries.values()), list(self._problems),
+                            list(self._unfit or ()))
+
+
+def _check_fields(unfit: list[Problem], subject: str, row: int, entry: LedgerEntry) -> None:
+    """A kept line read into its kind's class, as every reader reads it (`entry_payload`):
+    where its fields do not fit, a problem at the row it was kept from; an unknown kind
+    (reported already) gives none."""
+    _, problem = entry_payload(entry)
+    if problem is not None:
+        unfit.append(Problem(subject, row, unfit_reason(entry.kind, problem), _excerpt(entry.line)))
 
 
 def check_line(raw: bytes) -> tuple[LedgerEntry | None, str | None]:
@@ -202,7 +226,7 @@ def typed_events(entries: Iterable[LedgerEntry],
     """The entries of the `payloads`' kinds (in the given order), each line read into its
     class; lines of other kinds are not parsed at all. The union is discriminated on the
     `kind` the ledger's scan read already, so each line meets its own class alone, and a
-    reader pays only for the classes its lines hold (`model/payload_lines.py`)."""
+    reader pays only for the validators its lines need (`model/payload_lines.py`)."""
     by_kind = {payload.KIND: payload for payload in payloads}
     return [_typed(entry, by_kind[entry.kind]) for entry in entries if entry.kind in by_kind]
 
@@ -225,6 +249,31 @@ def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
 
     typed = _typed(entry, PAYLOAD_BY_KIND[entry.kind])
     return typed.payload, typed.problem
+
+
+def written_entry(entry: LedgerEntry) -> tuple[EventPayload | None, str | None, ReadActor]:
+    """`entry_payload` and who wrote the line, for a reader that prints both: one parse
+    of the line when its fields fit (the common case), two when they do not."""
+    if entry.kind not in KNOWN_KINDS:
+        return None, None, _writer(entry)
+    from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND  # every model: only when asked
+
+    typed, writer = written_typed(entry, PAYLOAD_BY_KIND[entry.kind])
+    return typed.payload, typed.problem, writer
+
+
+def written_typed(entry: LedgerEntry, payload: type[EventPayload]) -> tuple[TypedEvent, ReadActor]:
+    """`typed_events` of one entry of `payload`'s kind, and who wrote the line."""
+    try:
+        read, writer = read_written(entry.line, payload)
+    except ValidationError as exc:
+        return TypedEvent(entry, None, payload_problem(entry.kind, exc)), _writer(entry)
+    return TypedEvent(entry, read, None), writer
+
+
+def _writer(entry: LedgerEntry) -> ReadActor:
+    """The writer alone (the ledger's scan checked the envelope, so it always fits)."""
+    return LineActor.model_validate_json(entry.line).actor
 
 
 _Peeked = TypeVar("_Peeked", bound=BaseModel)

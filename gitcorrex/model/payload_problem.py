@@ -22,3 +22,9 @@ def unfit_text(kind: str, problem: str) -> str:
     `workspace_verification_observed ⚠ fields do not fit (result: Input should be …)`,
     never a half-read verdict (docs/ledger.md, "A line that does not fit its kind")."""
     return f"{kind} ⚠ fields do not fit ({problem})"
+
+
+def unfit_reason(kind: str, problem: str) -> str:
+    """The same text as a ledger problem's reason (`replay --check-fields`), worded like the
+    envelope problems beside it: `<kind> fields do not fit (<where: message>)`."""
+    return f"{kind} fields do not fit ({problem})"

@@ -26,15 +26,26 @@ class LedgerReplay:
     read: ledger.LedgerRead
     state: SessionState | None = None
 
+    @property
+    def problems(self) -> list[ledger.Problem]:
+        """What replay reports: the doubtful lines, then (when fields were checked) the
+        lines whose fields do not fit their kind. The state's fold saw only the former."""
+        return [*self.read.problems, *self.read.unfit]
 
-def replay_ledger(repo: Repository, *, session: str | None) -> LedgerReplay:
-    """Every recorded event, or `session`'s (an invalid id is a usage error)."""
+
+def replay_ledger(repo: Repository, *, session: str | None,
+                  check_fields: bool = False) -> LedgerReplay:
+    """Every recorded event, or `session`'s (an invalid id is a usage error).
+
+    `check_fields` reads every kept line's payload too, so that a known kind whose fields
+    do not fit its class is reported (several times the cost of the read; docs/ledger.md).
+    """
     if session is None:
-        read = ledger.read_all(repo)
+        read = ledger.read_all(repo, check_fields=check_fields)
         return LedgerReplay(replay(read.entries, session=None).events, read)
     from gitcorrex.replay.session_entries import fold_entries
 
     ledger.check_session_id(session)
-    read = ledger.read_subject(repo, session_object_oid(session))
+    read = ledger.read_subject(repo, session_object_oid(session), check_fields=check_fields)
     events = replay(read.entries, session=session).events
     return LedgerReplay(events, read, fold_entries(session, read.entries, read.problems))
