@@ -37,6 +37,13 @@ from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import Provenance
+from gitcorrex.model.verification import (
+    CommandRecord,
+    OutputEvidence,
+    Result,
+    StopReason,
+    VerificationFields,
+)
 
 KIND = "workspace_verification_observed"
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -116,23 +123,22 @@ def _payloads(repo: Path, count: int) -> Iterator[str]:
 
 
 def fields(i: int) -> dict[str, object]:
-    """Roughly the shape and size of a real verification observation (~900-byte lines)."""
-    command = {
-        "name": "test",
-        "argv": ["python", "-m", "pytest", "-q"],
-        "exit_code": i % 2,
-        "duration_ms": 1000 + i % 997,
-        "output": "0" * 40,
-        "tail": "passed " * 12,
-    }
-    return {
-        "result": "pass" if i % 2 else "fail",
-        "expectation": "test",
-        "commands": [command],
-        "profile": "f" * 40,
-        "writes": ["src/"],
-        "isolated": False,
-    }
+    """A real verification observation's fields (~900-byte lines), passing or failing by
+    `i`: made through the payload class, so readers that type lines (`replay`, `show`)
+    read every benchmark line as they would a recorded one, never as a line that does not
+    fit its kind."""
+    digest = format(i, "064x")
+    output = OutputEvidence(size=84, sha256=digest, tail="passed " * 12, blob=None,
+                            truncated=False)
+    command = CommandRecord(name="test", argv=["python", "-m", "pytest", "-q"], digest=digest,
+                            exit_code=i % 2, signal=None, stop_reason=StopReason.EXIT,
+                            duration_ms=1000 + i % 997, output=output)
+    return VerificationFields(
+        expectation="test", result=Result.FAIL if i % 2 else Result.PASS, reason=None,
+        missing_path=None, commands=[command], writes=["src/"], state_after=None,
+        head_tree=None, changed_paths=[], changed_paths_omitted=0, profile="f" * 40,
+        isolated=False, reused_from=None,
+    ).model_dump(mode="json")
 
 
 def draft(i: int, tree: str, session: str | None) -> EventDraft:
@@ -168,15 +174,16 @@ def bench_appends(workdir: Path, count: int, runs: int) -> dict[str, Timing]:
 
 
 def build_ledger(workdir: Path, events: int) -> Path:
-    """`events` events in batches of 1,000 drafts per notes commit (reused if present)."""
+    """`events` events in batches of 1,000 drafts per notes commit (reused if present: a
+    ledger of the older, untyped benchmark fields lacks the marker and is built anew)."""
     path = workdir / f"ledger-{events}"
-    if (path / ".git" / "bench-ledger-complete").exists():
+    if (path / ".git" / "bench-ledger-typed").exists():
         return path
     fresh_repo(path)
     trees = make_trees(path, events // 10)
     repo = discover_in_process(path)
     _fill(repo, trees, events, current_provenance(repo))
-    (path / ".git" / "bench-ledger-complete").write_text("done\n")
+    (path / ".git" / "bench-ledger-typed").write_text("done\n")
     return path
 
 

@@ -6,7 +6,8 @@ fixtures are built once, by the existing benchmarks' builders, then every run ti
 command with each version in turn (the order alternates per run, so drift hits both):
 
 - `log` over 1,000 commits whose trees each have one verification (bench_log.py);
-- `replay --json` over a 100,000-event ledger (bench_ledger.py);
+- `replay --json` and `replay` (text, which reads every line's payload and writer) over
+  a 100,000-event ledger of real-shaped observations (bench_ledger.py);
 - `session status ID --json` over a 5,000-event session (bench_session.py);
 - `verify --quiet --expect noop` whose only command is `true` (bench_verify.py).
 
@@ -95,6 +96,7 @@ CASES: list[tuple[str, str, list[str], bool]] = [
     ("log (warm)", "log", ["log"], False),
     ("log (cold fold)", "log", ["log"], True),
     ("replay --json", "replay", ["replay", "--json"], False),
+    ("replay (text)", "replay", ["replay"], False),
     ("session status (warm)", "session", ["session", "status", SESSION, "--json"], False),
     ("session status (cold fold)", "session", ["session", "status", SESSION, "--json"], True),
     ("verify true", "verify", ["verify", "--quiet", "--expect", "noop"], False),

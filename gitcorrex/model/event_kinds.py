@@ -16,7 +16,7 @@ from gitcorrex.model import (
     verification,
 )
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.payload_lines import READ_EXTRA, line_class
+from gitcorrex.model.payload_lines import READ_EXTRA
 from gitcorrex.model.payload_problem import payload_problem
 from gitcorrex.model.record import EventPayload
 
@@ -62,7 +62,7 @@ def payload_or_problem(event: RecordedEvent) -> tuple[EventPayload | None, str |
     if event.kind not in KNOWN_KINDS:
         return None, None
     try:
-        return line_class(PAYLOAD_BY_KIND[event.kind]).model_validate(
+        return PAYLOAD_BY_KIND[event.kind].model_validate(
             event.model_dump(mode="json"), extra=READ_EXTRA), None
     except ValidationError as exc:
         return None, payload_problem(event.kind, exc)

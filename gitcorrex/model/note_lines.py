@@ -28,7 +28,7 @@ from gitcorrex.model.event_line import event_line as event_line  # re-exported
 from gitcorrex.model.events import SCHEMA_VERSION, ReadActor, RecordedEvent
 from gitcorrex.model.kind_names import KNOWN_KINDS
 from gitcorrex.model.ledger_problem import Problem as Problem  # re-exported
-from gitcorrex.model.payload_lines import read_line
+from gitcorrex.model.payload_lines import read_line, read_written
 from gitcorrex.model.payload_problem import payload_problem, unfit_reason
 from gitcorrex.model.printable import printable as printable  # re-exported
 from gitcorrex.model.record import EventPayload
@@ -227,7 +227,7 @@ def typed_events(entries: Iterable[LedgerEntry],
     """The entries of the `payloads`' kinds (in the given order), each line read into its
     class; lines of other kinds are not parsed at all. The union is discriminated on the
     `kind` the ledger's scan read already, so each line meets its own class alone, and a
-    reader pays only for the classes its lines hold (`model/payload_lines.py`)."""
+    reader pays only for the validators its lines need (`model/payload_lines.py`)."""
     by_kind = {payload.KIND: payload for payload in payloads}
     return [_typed(entry, by_kind[entry.kind]) for entry in entries if entry.kind in by_kind]
 
@@ -250,6 +250,31 @@ def entry_payload(entry: LedgerEntry) -> tuple[EventPayload | None, str | None]:
 
     typed = _typed(entry, PAYLOAD_BY_KIND[entry.kind])
     return typed.payload, typed.problem
+
+
+def written_entry(entry: LedgerEntry) -> tuple[EventPayload | None, str | None, ReadActor]:
+    """`entry_payload` and who wrote the line, for a reader that prints both: one parse
+    of the line when its fields fit (the common case), two when they do not."""
+    if entry.kind not in KNOWN_KINDS:
+        return None, None, _writer(entry)
+    from gitcorrex.model.event_kinds import PAYLOAD_BY_KIND  # every model: only when asked
+
+    typed, writer = written_typed(entry, PAYLOAD_BY_KIND[entry.kind])
+    return typed.payload, typed.problem, writer
+
+
+def written_typed(entry: LedgerEntry, payload: type[EventPayload]) -> tuple[TypedEvent, ReadActor]:
+    """`typed_events` of one entry of `payload`'s kind, and who wrote the line."""
+    try:
+        read, writer = read_written(entry.line, payload)
+    except ValidationError as exc:
+        return TypedEvent(entry, None, payload_problem(entry.kind, exc)), _writer(entry)
+    return TypedEvent(entry, read, None), writer
+
+
+def _writer(entry: LedgerEntry) -> ReadActor:
+    """The writer alone (the ledger's scan checked the envelope, so it always fits)."""
+    return LineActor.model_validate_json(entry.line).actor
 
 
 _Peeked = TypeVar("_Peeked", bound=BaseModel)

@@ -1,10 +1,16 @@
-"""A whole ledger line read into its payload class, built per payload class on first use.
+"""A whole ledger line read into its payload class, and, in the same parse, who wrote it.
 
-What is deferred, and why: the class a line is read into is a pydantic subclass of the
-payload class (~1 ms to make) whose validator is built on its first line (~1-3 ms). A
-reader names the payload classes it matches on and pays only for those its lines hold: a
-session fold names eleven, and a long session's note holds four or five of them. Nothing
-here imports a payload module; the reader already has the classes it names.
+Why the line is read straight into the payload class: the envelope's keys (`v`, `id`,
+`actor`, ...) are keys the payload class does not know, and every read of a recorded
+payload skips unknown keys (`READ_EXTRA`: a newer writer may add one, STYLE). So no
+second class is made per kind, and the payload's validator (built on its first line,
+`defer_build`) is the only one a reader pays for. Nothing here imports a payload module;
+the reader already has the classes it names.
+
+Why a second class for the writer: a reader that prints a line needs its payload and its
+writer. Reading the writer apart (`note_lines.LineActor`) walks the whole line again,
+~35,000 instructions on a 1 KB observation, a third of the payload read; the payload
+class with the envelope's `actor` added gets both from one walk.
 """
 
 from __future__ import annotations
@@ -14,31 +20,12 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import Field
 
+from gitcorrex.model.events import ReadActor
 from gitcorrex.model.record import EventPayload
-
-# The envelope's keys as a payload read from a whole line sees them: accepted, not checked
-# (the ledger's scan checked them already), never dumped with the payload.
-_ENVELOPE: dict[str, Any] = {"v": int, "id": str, "at": str, "subjects": Any,
-                             "session": Any, "seq": Any, "stage": Any, "step": Any,
-                             "state_key": Any, "actor": Any, "tool": Any}
 
 _Payload = TypeVar("_Payload", bound=EventPayload)
 
 READ_EXTRA: Literal["ignore"] = "ignore"  # how every read of a recorded payload treats unknown keys
-
-
-@cache
-def line_class(payload: type[_Payload]) -> type[_Payload]:
-    """The class a whole line of `payload`'s kind is read into: the payload class itself
-    (so readers match on it), taking the envelope's keys and the `kind` tag beside it."""
-    namespace: dict[str, Any] = {
-        "__module__": payload.__module__,
-        "__qualname__": f"{payload.__qualname__}Line",
-        "__annotations__": {"kind": Literal[payload.KIND], **_ENVELOPE},
-        "kind": Field(exclude=True),
-        **{name: Field(default=None, exclude=True) for name in _ENVELOPE},
-    }
-    return type(f"{payload.__name__}Line", (payload,), namespace)
 
 
 def read_line(line: bytes, payload: type[_Payload]) -> _Payload:
@@ -46,6 +33,25 @@ def read_line(line: bytes, payload: type[_Payload]) -> _Payload:
     class; raises pydantic's ValidationError when its fields do not fit.
 
     Keys the class does not know, at any depth, are skipped (`extra="ignore"` for this read
-    only; writing stays strict): a newer writer may add a field, and an older reader must
-    still count its pass as a pass (STYLE: readers tolerate unknown fields)."""
-    return line_class(payload).model_validate_json(line, extra=READ_EXTRA)
+    only; writing stays strict): the envelope's keys, and a field a newer writer added (an
+    older reader must still count its pass as a pass)."""
+    return payload.model_validate_json(line, extra=READ_EXTRA)
+
+
+def read_written(line: bytes, payload: type[_Payload]) -> tuple[_Payload, ReadActor]:
+    """`read_line` and the line's writer (the envelope's `actor`), from one parse."""
+    read = _with_writer(payload).model_validate_json(line, extra=READ_EXTRA)
+    return read, read.actor  # the field _with_writer adds
+
+
+@cache
+def _with_writer(payload: type[_Payload]) -> type[_Payload]:
+    """`payload`'s class plus the envelope's `actor` (never dumped): a subclass, so what
+    it reads is still matched as a `payload`. Made on first use (~0.5 ms)."""
+    namespace: dict[str, Any] = {
+        "__module__": payload.__module__,
+        "__qualname__": f"{payload.__qualname__}Written",
+        "__annotations__": {"actor": ReadActor},
+        "actor": Field(exclude=True),
+    }
+    return type(f"{payload.__name__}Written", (payload,), namespace)

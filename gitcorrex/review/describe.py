@@ -11,7 +11,7 @@ from typing import Protocol
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import ReadActor, RecordedEvent
-from gitcorrex.model.note_lines import LedgerEntry, LineActor, entry_payload
+from gitcorrex.model.note_lines import LedgerEntry, written_entry
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_events import (
@@ -55,9 +55,9 @@ def describe_event(event: RecordedEvent) -> str:
 
 def describe_entry(entry: LedgerEntry) -> str:
     """`describe_event` of a stored line: its payload read straight from the line, and of
-    the envelope only who wrote it (replay describes 100,000 lines)."""
-    actor = LineActor.model_validate_json(entry.line).actor
-    return describe_read(entry, actor, *entry_payload(entry))
+    the envelope only who wrote it, from the same parse (replay describes 100,000 lines)."""
+    payload, problem, writer = written_entry(entry)
+    return describe_read(entry, writer, payload, problem)
 
 
 def describe_read(event: Described, actor: ReadActor, payload: EventPayload | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gitcorrex.model.events import ReadActor, RecordedEvent
-from gitcorrex.model.note_lines import LedgerEntry, LineActor, typed_events
+from gitcorrex.model.note_lines import LedgerEntry, written_typed
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
@@ -31,8 +31,8 @@ def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:
     entry = latest_verification(entries)
     if entry is None:
         return TreeStatus(tree, "none")
-    by = writer_label(LineActor.model_validate_json(entry.line).actor)  # not the envelope
-    [typed] = typed_events([entry], (VerificationFields,))  # loads no other payload module
+    typed, writer = written_typed(entry, VerificationFields)  # one parse gives both
+    by = writer_label(writer)
     match typed.payload:
         case VerificationFields(result=result, expectation=expectation, reason=reason):
             return TreeStatus(tree, result.value, expectation=expectation,

@@ -32,10 +32,11 @@ print(code, heavy, file=sys.stderr)
 COLD_FOLD = """
 import sys
 from gitcorrex.cli.fast import run_fast
-from gitcorrex.model.payload_lines import line_class
+from gitcorrex.replay.session import FOLDED_TYPES
 code = run_fast(["session", "status", "--json"])
+built = sorted(p.KIND for p in FOLDED_TYPES if p.__pydantic_complete__)
 loaded = sorted(m for m in sys.modules if m.startswith("gitcorrex.model."))
-print(code, line_class.cache_info().currsize, loaded, file=sys.stderr)
+print(code, built, loaded, file=sys.stderr)
 """
 # The payload modules whose kinds a session's fold never matches on, and the module that
 # imports every payload class: a cold fold loads none of them.
@@ -97,7 +98,7 @@ def test_a_cached_status_imports_neither_click_nor_pydantic_nor_pygit2(locked) -
     assert proc.stderr.strip().splitlines()[-1] == "0 []", proc.stderr
 
 
-def test_a_cold_fold_builds_only_the_line_classes_its_note_holds(locked) -> None:
+def test_a_cold_fold_builds_only_the_validators_its_note_holds(locked) -> None:
     root, session = locked
     read = ledger.read_subject(discover_with_git(root), session_object_oid(session))
     held = {e.kind for e in read.entries if e.kind in FOLDED_KINDS}
@@ -106,6 +107,7 @@ def test_a_cold_fold_builds_only_the_line_classes_its_note_holds(locked) -> None
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     proc = subprocess.run([sys.executable, "-c", COLD_FOLD], cwd=root, env=env,
                           capture_output=True, text=True, check=False)
-    code, built, loaded = proc.stderr.strip().splitlines()[-1].split(" ", 2)
-    assert (code, int(built)) == ("0", len(held)), proc.stderr
+    code, rest = proc.stderr.strip().splitlines()[-1].split(" ", 1)
+    built, loaded = rest.split("] ", 1)
+    assert (code, ast.literal_eval(built + "]")) == ("0", sorted(held)), proc.stderr
     assert not set(NOT_FOLDED) & set(ast.literal_eval(loaded)), loaded
