@@ -18,6 +18,15 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow run first (a stable sort). Under pytest-xdist (`--dist loadfile
+    --no-loadscope-reorder`: a file's tests stay on one worker, files go out in this order)
+    the files holding the long stress tests start first and the many short ones fill in
+    around them, instead of one of them starting last and holding the run while the other
+    workers idle."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path_factory: pytest.TempPathFactory,
                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:

@@ -75,7 +75,8 @@ def test_readme_set_up_commands_are_the_ones_ci_runs() -> None:
     blocks = re.findall(r"```sh\n(.*?)```", try_it, flags=re.S)
     assert len(blocks) == 2, "Try it: one command for the demo, one for the tests"
     steps = [part.strip() for block in blocks for part in block.strip().split("&&")]
-    assert "git correx demo" in steps and "python -m pytest -q" in steps
+    assert "git correx demo" in steps
+    assert "python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder" in steps
     ci = [line.strip() for line in (REPO_ROOT / ".ci" / "run").read_text().splitlines()]
     positions = [ci.index(step) for step in steps if step != ". .venv/bin/activate"]
     assert positions == sorted(positions), f"{steps} out of order in .ci/run"

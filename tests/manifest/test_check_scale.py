@@ -1,7 +1,14 @@
-"""A 200-commit range is judged in one `rev-list` and one batched `diff-tree`, in seconds."""
+"""A 200-commit range is judged in one `rev-list` and one batched `diff-tree`, in seconds.
+
+The budget is the CPU time of the check and every process it starts (their user + system
+time, as the kernel accounts it to the waited-for children), not the wall clock: the suite
+runs in parallel on a shared machine, where a wall-clock budget measures the neighbours. A
+generous wall-clock bound stays, for a check that would wait rather than work.
+"""
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,9 +58,17 @@ def test_two_hundred_commits_in_a_few_seconds(tmp_path: Path, correx: Correx) ->
     root.mkdir()
     git(root, "init", "-q")
     fast_import_history(root, files=5000, commits=200)
-    started = time.monotonic()
+    started, before = time.monotonic(), children_cpu_s()
     result = correx(root, "check", "main..feature", "--stage", "impl")
-    elapsed = time.monotonic() - started
+    elapsed, cpu = time.monotonic() - started, children_cpu_s() - before
     assert result.code == 1, result
     assert result.stdout.splitlines()[-1] == "4 violations in 4 commits, 4 in the net diff"
-    assert elapsed < 5, f"check of 200 commits took {elapsed:.2f} s"
+    assert cpu < 5, f"check of 200 commits took {cpu:.2f} s of CPU"
+    assert elapsed < 60, f"check of 200 commits took {elapsed:.2f} s"
+
+
+def children_cpu_s() -> float:
+    """User + system seconds of every finished child process of this test process (and
+    their own waited-for children: git under `git correx`)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime

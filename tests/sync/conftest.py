@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,15 +33,36 @@ def free_port() -> int:
         return port
 
 
-def wait_for_port(port: int, daemon: subprocess.Popen[bytes]) -> bool:
+def probe_repository(base: Path) -> str:
+    """A bare repository under `base` with a name no other test's base holds."""
+    name = f"probe-{uuid.uuid4().hex}.git"
+    git(base, "init", "-q", "--bare", name)
+    return name
+
+
+def start_daemon(base: Path, port: int, probe: str) -> subprocess.Popen[bytes] | None:
+    """`git daemon` serving `base` on `port`, once it answers for its own `probe` repository;
+    None (the process ended) when it does not.
+
+    A port that merely accepts a connection proves nothing when tests run in parallel: between
+    `free_port` releasing a port and the daemon binding it, another test's daemon may take it;
+    ours then exits while a connect check succeeds against theirs."""
+    daemon = subprocess.Popen(
+        ["git", "daemon", "--reuseaddr", "--enable=receive-pack", "--export-all",
+         f"--base-path={base}", f"--port={port}", "--listen=127.0.0.1", "--informative-errors",
+         str(base)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = GitServer(base, port).url_of(probe)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and daemon.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
+        answer = subprocess.run(["git", "ls-remote", url], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, check=False, timeout=10)
+        if answer.returncode == 0 and daemon.poll() is None:
+            return daemon
+        time.sleep(0.05)
+    daemon.kill()
+    daemon.wait()
+    return None
 
 
 @pytest.fixture
@@ -48,17 +70,12 @@ def git_server(tmp_path: Path) -> Iterator[GitServer]:
     """Start `git daemon` on a free loopback port; stop it (that process only) afterwards."""
     base = tmp_path / "served"
     base.mkdir()
+    probe = probe_repository(base)
     for _ in range(5):
         port = free_port()
-        daemon = subprocess.Popen(
-            ["git", "daemon", "--reuseaddr", "--enable=receive-pack", "--export-all",
-             f"--base-path={base}", f"--port={port}", "--listen=127.0.0.1", "--informative-errors",
-             str(base)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if wait_for_port(port, daemon):
+        daemon = start_daemon(base, port, probe)
+        if daemon is not None:
             break
-        daemon.kill()
-        daemon.wait()
     else:
         pytest.fail("git daemon did not start on loopback")
     try:
