@@ -32,11 +32,10 @@ from typing import NamedTuple
 from common import git, median
 from raw_events import raw_draft
 
-from gitcorrex.git.repository import Repository, discover_in_process
+from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
-from gitcorrex.model.events import Provenance
 from gitcorrex.model.verification import (
     CommandRecord,
     OutputEvidence,
@@ -141,8 +140,9 @@ def fields(i: int) -> dict[str, object]:
     ).model_dump(mode="json")
 
 
-def draft(i: int, tree: str, session: str | None) -> EventDraft:
-    return raw_draft(KIND, (tree,), fields(i), session=session, stage="build", state_key=tree)
+def draft(i: int, tree: str, session: str | None,
+          fields_of: Callable[[int], dict[str, object]] = fields) -> EventDraft:
+    return raw_draft(KIND, (tree,), fields_of(i), session=session, stage="build", state_key=tree)
 
 
 def bench_appends(workdir: Path, count: int, runs: int) -> dict[str, Timing]:
@@ -173,27 +173,26 @@ def bench_appends(workdir: Path, count: int, runs: int) -> dict[str, Timing]:
     return {name: middle(values) for name, values in timings.items()}
 
 
-def build_ledger(workdir: Path, events: int) -> Path:
+def build_ledger(workdir: Path, events: int, *, name: str = "ledger",
+                 fields_of: Callable[[int], dict[str, object]] = fields) -> Path:
     """`events` events in batches of 1,000 drafts per notes commit (reused if present: a
-    ledger of the older, untyped benchmark fields lacks the marker and is built anew)."""
-    path = workdir / f"ledger-{events}"
+    ledger of the older, untyped benchmark fields lacks the marker and is built anew);
+    `fields_of(i)` gives the i-th observation's fields."""
+    path = workdir / f"{name}-{events}"
     if (path / ".git" / "bench-ledger-typed").exists():
         return path
     fresh_repo(path)
     trees = make_trees(path, events // 10)
     repo = discover_in_process(path)
-    _fill(repo, trees, events, current_provenance(repo))
-    (path / ".git" / "bench-ledger-typed").write_text("done\n")
-    return path
-
-
-def _fill(repo: Repository, trees: list[str], events: int, provenance: Provenance) -> None:
+    provenance = current_provenance(repo)
     for start in range(0, events, 1000):
         batch = [
-            draft(i, trees[i // 10], f"s{i // 200}" if i % 2 == 0 else None)
+            draft(i, trees[i // 10], f"s{i // 200}" if i % 2 == 0 else None, fields_of)
             for i in range(start, min(events, start + 1000))
         ]
         append_events(repo, batch, now=T0 + timedelta(seconds=start), provenance=provenance)
+    (path / ".git" / "bench-ledger-typed").write_text("done\n")
+    return path
 
 
 def correx_command() -> list[str]:

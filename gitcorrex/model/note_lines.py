@@ -6,7 +6,8 @@ become `Problem`s next to the good events, so nothing is dropped silently.
 
 What is deferred, and why: the scan reads envelopes only. Whether a known kind's fields fit
 its payload class is asked only when a scan is told to (`check_fields`, what `replay
---check-fields` uses): it reads every payload, several times the scan's own cost.
+--check-fields` uses): it reads every payload, which costs about as much as the scan
+again when the lines fit and ~8 times as much when none does (docs/performance.md).
 """
 
 from __future__ import annotations
