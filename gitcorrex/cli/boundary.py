@@ -18,11 +18,12 @@ from contextlib import suppress
 
 from gitcorrex.cli.stop_signals import stop_signals_raise
 from gitcorrex.errors import ExitCode
-from gitcorrex.failure import USAGE, Failure, failure_of
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
     import click
+
+    from gitcorrex.failure import Failure
 
 
 def run_guarded(body: Callable[[], int], *, stopped: str | None = None) -> int:
@@ -41,7 +42,10 @@ def run_guarded(body: Callable[[], int], *, stopped: str | None = None) -> int:
 
 
 def process_failure(exc: BaseException) -> Failure:
-    """`failure_of(exc)`, with click's own outcomes when click raised it."""
+    """`failure_of(exc)`, with click's own outcomes when click raised it. The mapping is
+    imported here, on the way out: a command that succeeds never loads it."""
+    from gitcorrex.failure import failure_of
+
     return _click_outcome(exc) or failure_of(exc)
 
 
@@ -51,6 +55,8 @@ def _click_outcome(exc: BaseException) -> Failure | None:
     if "click" not in sys.modules:
         return None
     import click
+
+    from gitcorrex.failure import USAGE, Failure, failure_of
 
     if isinstance(exc, click.exceptions.Exit):
         return failure_of(SystemExit(exc.exit_code))

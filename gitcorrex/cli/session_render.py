@@ -4,7 +4,10 @@ click-free fast path and the click command), so the two print the same bytes."""
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False  # no `typing` at run time: the stored-status path never needs it (3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def status_json(document: dict[str, Any]) -> str:

@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
-from gitcorrex.git.config_faults import config_file_error
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
@@ -81,6 +80,8 @@ def read_config(where: Path) -> ConfigSnapshot:
     result = run_git(LIST_ARGS, cwd=where, check=False)
     if result.returncode != 0:
         stderr = decode_path(result.stderr)
+        from gitcorrex.git.config_faults import config_file_error  # only when git refused
+
         raise config_file_error(stderr) or GitCommandError(["git", *LIST_ARGS],
                                                            result.returncode, stderr)
     snapshot = _parse(decode_path(result.stdout), where)

@@ -4,9 +4,12 @@ paths can report stored problems without loading the event models."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from gitcorrex.model.printable import printable
+
+TYPE_CHECKING = False  # no `typing` at run time: every read path imports this (3 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)
