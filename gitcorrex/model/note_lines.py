@@ -132,21 +132,23 @@ class NoteScan:
                 gc.enable()
 
     def _add(self, subject: str, data: bytes, first_row: int) -> int:
+        # the containers as locals: this loop runs once per line of a 100,000-event replay
+        seen, entries, unfit = self._seen, self._entries, self._unfit
         rows = data.split(b"\n")
         if rows[-1] == b"":
             rows.pop()
         for number, raw in enumerate(rows, first_row):
-            if raw in self._seen:
+            if raw in seen:
                 continue
             entry, reason = check_line(raw)
             if reason is not None:
                 self._problems.append(Problem(subject, number, reason, _excerpt(raw)))
             if entry is None:
                 continue
-            self._seen.add(raw)
-            kept = self._entries.setdefault(entry.id, entry)
-            if self._unfit is not None and kept is entry:
-                _check_fields(self._unfit, subject, number, entry)
+            seen.add(raw)
+            kept = entries.setdefault(entry.id, entry)
+            if unfit is not None and kept is entry:
+                _check_fields(unfit, subject, number, entry)
         return first_row + len(rows)
 
     def result(self) -> ScannedNotes:
