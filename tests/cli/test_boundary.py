@@ -32,6 +32,14 @@ def correx_env() -> dict[str, str]:
     return env
 
 
+def default_stop_signals() -> None:
+    """The child's stop signals as a terminal's process gets them: a suite started under
+    `nohup`, or as a background job of a shell (which ignores SIGINT and SIGQUIT for it),
+    hands its children those signals ignored, and an ignored one rightly stays ignored."""
+    for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def leftovers(root: Path) -> list[str]:
     return sorted(name for name in os.listdir(root / ".git") if name.startswith("correx-"))
 
@@ -44,7 +52,8 @@ def test_stop_signal_ends_the_command_and_exits_128_plus_n(
     marker = tmp_path / "written"
     write_profile(root, {"slow": late_writer(marker)}, {"e": ["slow"]}, default="e")
     proc = subprocess.Popen([sys.executable, "-m", "gitcorrex", "verify"], cwd=root,
-                            env=correx_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            env=correx_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_stop_signals)
     time.sleep(1.0)
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=30)
