@@ -50,7 +50,22 @@ def light_log(repo: Repository, *, revisions: list[str], limit: int | None) -> L
 
 
 def _fold(repo: Repository, trees: list[str], blobs: dict[str, list[str]]) -> dict[str, Any]:
-    """Status and problems of each tree's note, by the full path's own code."""
+    """Status and problems of each tree's note, by the full path's own code. The cyclic
+    collector is paused meanwhile, as the ledger's scan pauses it: everything made here is
+    kept, and its passes over it cost ~1 % of a `log` that folds 1,000 notes."""
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _fold_paused(repo, trees, blobs)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _fold_paused(repo: Repository, trees: list[str],
+                 blobs: dict[str, list[str]]) -> dict[str, Any]:
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.review.tree_status import tree_status
 
