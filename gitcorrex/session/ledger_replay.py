@@ -43,10 +43,24 @@ def replay_ledger(repo: Repository, *, session: str | None,
     """
     if session is None:
         read = ledger.read_all(repo, check_fields=check_fields)
-        return LedgerReplay(replay(read.entries, session=None).events, read)
+        return LedgerReplay(_ordered(read.entries), read)
     from gitcorrex.replay.session_entries import fold_entries
 
     ledger.check_session_id(session)
     read = ledger.read_subject(repo, session_object_oid(session), check_fields=check_fields)
     events = replay(read.entries, session=session).events
     return LedgerReplay(events, read, fold_entries(session, read.entries, read.problems))
+
+
+def _ordered(entries: list[ledger.LedgerEntry]) -> list[ledger.LedgerEntry]:
+    """Every entry in replay order, the cyclic collector paused as during the scan: sorting
+    100,000 entries makes as many keys, and each collection would walk every entry kept."""
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return replay(entries, session=None).events
+    finally:
+        if collecting:
+            gc.enable()
