@@ -53,9 +53,15 @@ def _fold(repo: Repository, trees: list[str], blobs: dict[str, list[str]]) -> di
     """Status and problems of each tree's note, by the full path's own code. The cyclic
     collector is paused meanwhile, as the ledger's scan pauses it: everything made here is
     kept, and its passes over it cost ~1 % of a `log` that folds 1,000 notes."""
-    from gitcorrex.model.collector import collector_paused  # typing: only when folding
+    import gc
 
-    return collector_paused(lambda: _fold_paused(repo, trees, blobs))
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _fold_paused(repo, trees, blobs)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _fold_paused(repo: Repository, trees: list[str],

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
-from gitcorrex.model.collector import collector_paused
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.replay.timeline import replay
@@ -56,4 +55,12 @@ def replay_ledger(repo: Repository, *, session: str | None,
 def _ordered(entries: list[ledger.LedgerEntry]) -> list[ledger.LedgerEntry]:
     """Every entry in replay order, the cyclic collector paused as during the scan: sorting
     100,000 entries makes as many keys, and each collection would walk every entry kept."""
-    return collector_paused(lambda: replay(entries, session=None).events)
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return replay(entries, session=None).events
+    finally:
+        if collecting:
+            gc.enable()
