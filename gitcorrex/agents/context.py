@@ -51,11 +51,11 @@ def correx_session(repo: Repository, options: HookOptions) -> str | None:
     if chosen is None:
         return None
     from gitcorrex.errors import ConfigError
-    from gitcorrex.session.context import read_state
     from gitcorrex.session.selection import selected_session
+    from gitcorrex.session.state import session_state
 
     chosen = selected_session(repo, chosen)  # checks the id's form
-    if chosen is not None and not read_state(repo, chosen).exists:
+    if chosen is not None and not session_state(repo, chosen).exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint="start it with `git correx plan lock`, fetch the ledger, or "

@@ -80,9 +80,9 @@ def _baseline(repo: Repository, options: HookOptions) -> str | None:
     session = correx_session(repo, options)
     if session is None:
         return None
-    from gitcorrex.session.context import read_state
+    from gitcorrex.session.state import session_state
 
-    baseline = read_state(repo, session).baseline
+    baseline = session_state(repo, session).baseline
     return baseline.state_key if baseline is not None else None
 
 

@@ -72,11 +72,11 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     head_tree = head.oid if head is not None else None
     if session is not None:
-        from gitcorrex.session.context import read_state
         from gitcorrex.session.manifest import active_step_manifest
+        from gitcorrex.session.state import session_state
 
         manifest = active_step_manifest(repo, session)
-        baseline = read_state(repo, session).baseline
+        baseline = session_state(repo, session).baseline
         if manifest is not None:
             return _Scope(manifest, baseline.state_key if baseline else head_tree, session,
                           stage)

@@ -45,9 +45,8 @@ class Workspace:
         from gitcorrex.git.state import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
-        from gitcorrex.verify.context import VerifyContext
         from gitcorrex.verify.outcome import SilentProgress
-        from gitcorrex.verify.usecase import VerifyRequest
+        from gitcorrex.verify.request import VerifyContext, VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session)
         context = VerifyContext(dict(os.environ), _now, current_provenance(self.repo),
@@ -132,7 +131,7 @@ class Workspace:
         return PlanGrounding.of(outcome)
 
     def _session(self, given: str | None) -> str:
-        from gitcorrex.session.context import chosen_session
+        from gitcorrex.session.selection import chosen_session
 
         return chosen_session(self.repo, given or os.environ.get("CORREX_SESSION") or None)
 

@@ -95,23 +95,13 @@ def log(rest: Sequence[str]) -> int | None:
 
 
 def session_status(rest: Sequence[str]) -> int | None:
-    """`session status [ID] [--json]` when the light path can answer, else None."""
-    import os
+    """`session status [ID] [--json]`."""
+    from gitcorrex.cli.session_render import print_session_status
 
-    from gitcorrex.cli.session_render import render_status, status_json
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.session.status_light import status_document, status_exit_code
-
-    as_json = "--json" in rest
     ids = [arg for arg in rest if arg != "--json"]
     if len(ids) > 1 or any(arg.startswith("-") for arg in ids) or rest.count("--json") > 1:
         return None
-    given = ids[0] if ids else os.environ.get("CORREX_SESSION") or None
-    document = status_document(discover_with_git(Path.cwd()), given)
-    if document is None:
-        return None
-    sys.stdout.write(status_json(document) if as_json else render_status(document))
-    return status_exit_code(document)
+    return print_session_status(ids[0] if ids else None, as_json="--json" in rest)
 
 
 def run_agent_hook(args: Sequence[str]) -> int | None:

@@ -46,7 +46,7 @@ def _state_json(state: SessionState | None) -> bytes | None:
         return None
     from gitcorrex.model.canonical import canonical_json
 
-    return canonical_json(state.model_dump(mode="json")).encode("ascii")
+    return canonical_json(state.as_json()).encode("ascii")
 
 
 def _write_json(entries: list[LedgerEntry], problems: list[Problem],
@@ -78,7 +78,7 @@ def _write_rows(out: BinaryIO, rows: list[bytes]) -> None:
 
 def _print_text(entries: list[LedgerEntry], read: LedgerRead, problems: list[Problem]) -> None:
     """One line per event on stdout; diagnostics (nothing recorded, problems) on stderr."""
-    from gitcorrex.ledger import printable
+    from gitcorrex.model.printable import printable
     from gitcorrex.review.describe import describe_entry
 
     if read.tip is None:

@@ -37,18 +37,9 @@ def status(session_id: str | None, as_json: bool) -> int:
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
     """
-    from gitcorrex.cli.session_render import render_status, status_json
-    from gitcorrex.session.status_light import status_document, status_exit_code
+    from gitcorrex.cli.session_render import print_session_status
 
-    repo = open_repo()
-    chosen = selected(repo, session_id)
-    document = status_document(repo, chosen)
-    if document is None:  # the full path names what is wrong (no such session…)
-        from gitcorrex.session.status import session_status
-
-        document = session_status(repo, chosen).model_dump(mode="json")
-    click.echo(status_json(document) if as_json else render_status(document), nl=False)
-    return status_exit_code(document)
+    return print_session_status(session_id, as_json=as_json)
 
 
 @session.command(name="list")
@@ -57,7 +48,7 @@ def list_cmd(as_json: bool) -> int:
     """Every session in the ledger: id, plan, status, revision, active step, and for a
     paused one its cause, reason and (semantic terminal) admission."""
     from gitcorrex.model.note_lines import printable
-    from gitcorrex.session.status import list_sessions
+    from gitcorrex.session.listing import list_sessions
 
     sessions = list_sessions(open_repo())
     if as_json:
@@ -99,7 +90,7 @@ def open_repo() -> Repository:
 
 def selected(repo: Repository, given: str | None) -> str:
     """The flag, else CORREX_SESSION, else the workspace's configured session."""
-    from gitcorrex.session.context import chosen_session
+    from gitcorrex.session.selection import chosen_session
 
     return chosen_session(repo, given or os.environ.get("CORREX_SESSION") or None)
 

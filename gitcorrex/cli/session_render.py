@@ -1,9 +1,12 @@
-"""`session status` as text, from the plain document both of its paths produce (the
-click-free fast path and the click command), so the two print the same bytes."""
+"""`session status` after its options are parsed: the one use case and its output, text
+or the `--json` document. Click-free: the start-up path (no click) and the click command
+both call `print_session_status`, so the two print the same bytes."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 TYPE_CHECKING = False  # no `typing` at run time: the stored-status path never needs it (3 ms)
 if TYPE_CHECKING:
@@ -38,3 +41,20 @@ def render_status(document: dict[str, Any]) -> str:
     lines += [f"  problem: event {p['event'][:12]} ({p['kind']}): {p['reason']}"
               for p in state["problems"]]
     return "\n".join(lines) + "\n"
+
+
+def print_session_status(session_id: str | None, *, as_json: bool) -> int:
+    """Print the status of the session named (else CORREX_SESSION, else the workspace's
+    configured one); the exit code: 1 when it is invalid (nothing may advance), else 0."""
+    from pathlib import Path
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.session.selection import chosen_session
+    from gitcorrex.session.status import session_status
+
+    repo = discover_with_git(Path.cwd())
+    chosen = chosen_session(repo, session_id or os.environ.get("CORREX_SESSION") or None)
+    report = session_status(repo, chosen)
+    document = report.as_json()
+    sys.stdout.write(status_json(document) if as_json else render_status(document))
+    return 1 if report.invalid else 0

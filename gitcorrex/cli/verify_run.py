@@ -1,9 +1,9 @@
 """`git correx verify` after its options are parsed: the one use case, and its output.
 
-Click-free, so that the plain forms (`verify [-q|--quiet] [--json] [--expect X] [--stage X]
-[--session X] [--reuse] [--isolated]`) run without importing click (`cli/fast.py`): every
-orchestrator step pays a verify, and click is ~35 ms of its start-up. The click command
-(`verify_cmd.py`) parses every other form and calls the same function.
+Click-free, so that verify runs without importing click when its arguments parse without it
+(`cli/fast.py`): every orchestrator step pays a verify, and click is ~35 ms of its
+start-up. The click command (`verify_cmd.py`) parses every other form and calls the same
+function.
 """
 
 from __future__ import annotations
@@ -15,13 +15,8 @@ from gitcorrex.model.printable import printable_lines
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from datetime import datetime
-
     from gitcorrex.cli.head_start import HeadStart
-    from gitcorrex.git.repository import Repository
-    from gitcorrex.git.state import StateProbe
-    from gitcorrex.verify.outcome import VerifyOutcome, VerifyProgress
+    from gitcorrex.verify.outcome import VerifyOutcome
 
 
 def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
@@ -29,9 +24,8 @@ def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str |
                quiet: bool, as_json: bool) -> int:
     """Verify the workspace, print the summary (or the `--json` document); the exit code."""
     streaming = not quiet and not as_json
-    plain = not (as_json or reuse or isolated or artifacts)
     outcome = _verify(head_start, stage=stage, expect=expect, session=session, reuse=reuse,
-                      isolated=isolated, artifacts=artifacts, streaming=streaming, plain=plain)
+                      isolated=isolated, artifacts=artifacts, streaming=streaming)
     from gitcorrex.cli.progress import write_verbatim
 
     if outcome.failing_output is not None and not (streaming and outcome.streamed):
@@ -51,11 +45,9 @@ def _emit_json(document: dict[str, object]) -> None:
 
 def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
             session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-            streaming: bool, plain: bool) -> VerifyOutcome:
+            streaming: bool) -> VerifyOutcome:
     """The one use case, on the scan `main` began before anything was imported (or one
-    begun now): git keys the workspace while the modules below load. A `plain` request
-    outside a session is recorded without models or libgit2 when it can be
-    (`session/verify_plain.py`); otherwise, or when that path declines, the full one runs."""
+    begun now): git keys the workspace while the modules below load."""
     import os
     from datetime import datetime, timezone
 
@@ -67,38 +59,20 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         repo = discover_with_git(Path.cwd())
         started = (repo, StateProbe(repo).begin())
     repo = started[0]
-    clock = lambda: datetime.now(timezone.utc)  # noqa: E731
     with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress
-        from gitcorrex.verify.outcome import SilentProgress
-
-        progress = TerminalProgress() if streaming else SilentProgress()
-        done = _plain(repo, probe, stage=stage, expect=expect, session=session, clock=clock,
-                      progress=progress) if plain else None
-        if done is not None:
-            return done
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
-        from gitcorrex.verify.context import VerifyContext
-        from gitcorrex.verify.usecase import VerifyRequest
+        from gitcorrex.verify.outcome import SilentProgress
+        from gitcorrex.verify.request import VerifyContext, VerifyRequest
 
+        progress = TerminalProgress() if streaming else SilentProgress()
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)
-        context = VerifyContext(dict(os.environ), clock, current_provenance(repo), progress)
+        context = VerifyContext(os.environ, lambda: datetime.now(timezone.utc),
+                                current_provenance(repo), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))
-
-
-def _plain(repo: Repository, probe: StateProbe, *, stage: str | None, expect: str | None,
-           session: str | None, clock: Callable[[], datetime],
-           progress: VerifyProgress) -> VerifyOutcome | None:
-    """The plain path's outcome; None when it declines (nothing ran)."""
-    import os
-
-    from gitcorrex.session.verify_plain import verify_outside_session
-
-    return verify_outside_session(repo, probe, stage=stage, expect=expect, session=session,
-                                  env=os.environ, clock=clock, progress=progress)
 
 
 def _artifacts(options: tuple[str, ...]) -> dict[str, Path] | None:

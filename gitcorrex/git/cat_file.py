@@ -2,7 +2,7 @@
 
 git flushes its answer after each object (unless `--buffer`), so a reader can ask for a
 commit, learn its tree, then ask for that tree's subtrees, all in one process: the light
-ledger writer (`notes_write.py`) reads everything an append needs this way instead of
+ledger storage (`notes_plumbing.py`) reads everything an append needs this way instead of
 starting a git per object or importing libgit2 (~100 ms).
 """
 

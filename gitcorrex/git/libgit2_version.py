@@ -26,7 +26,7 @@ def libgit2_version_cached(common_dir: Path) -> str:
         known = load_fold(common_dir, STORE_NAME, stamp)
         if isinstance(known, str):
             return known
-    from gitcorrex.git.notes import libgit2_version
+    from gitcorrex.git.notes_libgit2 import libgit2_version
 
     version = libgit2_version()
     if stamp:

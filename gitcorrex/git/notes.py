@@ -1,314 +1,142 @@
-"""The ledger's storage: a notes ref read and written in-process, with compare-and-swap.
+"""The ledger's storage, one name per operation; which engine answers is decided here.
 
-We walk the notes tree ourselves instead of using libgit2's note iterator: that iterator
-descends into every entry, including `anchors/`, which holds whole workspace trees of tens
-of thousands of files. Notes are found at any fanout git may have written (`<40hex>`,
-`ab/<38hex>`, `ab/cd/<36hex>`…); we always write `ab/<38hex>` and anchors as
-`anchors/ab/<38hex>`. Only plain values leave this module: hex oids, bytes, str.
+Two engines can read and write the notes ref: libgit2 in-process (`notes_libgit2.py`: no
+process per operation, but ~100 ms CPU to import) and git's own plumbing
+(`notes_plumbing.py`: a few processes of ~2 ms each). A process that has opened libgit2 on
+the repository already keeps using it; one that has not (a plain `verify`, a hook, a status
+query) is answered by git and never loads libgit2. Callers never choose: they name the
+operation. Both engines write the same objects and the same commits (tests/git holds
+that), so which one ran is invisible in the ledger. Only plain values cross: hex oids,
+bytes, str.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Any, Literal
 
-import pygit2
-from pygit2.enums import FileMode, ObjectType
-
-from gitcorrex.errors import UnavailableError
-from gitcorrex.git.config import config_value
+from gitcorrex.git import notes_plumbing
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.note_reads import expand_notes_ref, join_note_parts
+from gitcorrex.git.note_reads import expand_notes_ref, read_blob_map
 from gitcorrex.git.notes_ref import ensure_merge_strategy as ensure_merge_strategy
 from gitcorrex.git.notes_ref import invalid_ref_error
-from gitcorrex.git.ref_create import create_ref_if_absent
+from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.write_faults import translates_write_faults
 
-ANCHORS = "anchors"
-_HEX = frozenset("0123456789abcdef")
-_OID_LENGTHS = (40, 64)
-_ANCHOR_MODES = {"tree": FileMode.TREE, "blob": FileMode.BLOB}
-Edits = dict[tuple[str, ...], "tuple[pygit2.Oid, int] | None"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _engine(repo: Repository) -> ModuleType:
+    """libgit2 when this process opened it on `repo` already, else git's plumbing."""
+    if repo.has_libgit2():
+        from gitcorrex.git import notes_libgit2
+
+        return notes_libgit2
+    return notes_plumbing
+
+
 def ledger_ref(repo: Repository) -> str:
-    """`git config correx.ref`, expanded like `git notes --ref` does; default refs/notes/correx."""
+    """`git config correx.ref` expanded like `git notes --ref`; default refs/notes/correx.
+    A name git would refuse is a ConfigError (exit 2), asked of `git check-ref-format` (git's
+    own rule) only when one is set."""
+    from gitcorrex.git.config import config_value
+
     value = config_value(repo, "correx.ref")
     ref = expand_notes_ref(value)
-    if value and not pygit2.reference_is_valid_name(ref):
+    if value and run_git(["check-ref-format", ref], cwd=repo.common_dir,
+                         check=False).returncode != 0:
         raise invalid_ref_error(value)
     return ref
 
 
-def libgit2_version() -> str:
-    """The libgit2 version pygit2 was built against; recorded in every event's `tool`."""
-    return str(pygit2.LIBGIT2_VERSION)
-
-
 def ledger_tip(repo: Repository, ref: str) -> str | None:
     """The commit the notes ref points at, or None when nothing was recorded yet."""
-    found = repo.shared_libgit2().references.get(ref)
-    return None if found is None else str(found.resolve().target)
+    tip: str | None = _engine(repo).ledger_tip(repo, ref)
+    return tip
 
 
-def ref_lock_path(repo: Repository, ref: str) -> Path:
-    """The lock file git and libgit2 create while moving `ref`."""
-    return repo.common_dir / f"{ref}.lock"
-
-
-@translates_write_faults
 def write_blob(repo: Repository, data: bytes) -> str:
-    """Store `data` as a blob and return its oid (idempotent)."""
-    return str(repo.shared_libgit2().create_blob(data))
+    """Store `data` as a blob (no filters); its id. Idempotent."""
+    oid: str = _engine(repo).write_blob(repo, data)
+    return oid
 
 
-def object_type(repo: Repository, oid: str) -> str | None:
-    """The object's type ("tree", "blob", "commit", "tag"); None when it is not stored."""
-    odb = repo.shared_libgit2().odb
-    try:
-        # read_header (pygit2 ≥ 1.19) avoids inflating the object; on Python 3.10 the newest
-        # pygit2 is 1.18, which only has read.
-        kind = odb.read_header(oid)[0] if hasattr(odb, "read_header") else odb.read(oid)[0]
-    except (KeyError, ValueError, pygit2.GitError):
-        return None
-    return {
-        ObjectType.TREE: "tree",
-        ObjectType.BLOB: "blob",
-        ObjectType.COMMIT: "commit",
-        ObjectType.TAG: "tag",
-    }.get(kind)
+def object_types(repo: Repository, oids: list[str]) -> list[str | None]:
+    """Each object's type ("tree", "blob", "commit", "tag"); None where it is not stored."""
+    types: list[str | None] = _engine(repo).object_types(repo, oids)
+    return types
 
 
-def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | None:
-    """The note on `subject_oid` at notes commit `tip`; None when it has no note.
-
-    A note split over several fanouts (possible after mixed writers) is concatenated in
-    tree order, which is what `read_all_notes` yields too.
-    """
-    if tip is None:
-        return None
-    root = _notes_tree(repo, tip)
-    parts = [_blob_data(root, path) for path in _note_paths(root, subject_oid, 0)]
-    return join_note_parts(parts) if parts else None
+def read_note(repo: Repository, tip: str | None, subject: str) -> bytes | None:
+    """The note on `subject` at notes commit `tip`; None when it has no note."""
+    return read_notes_for(repo, tip, [subject]).get(subject)
 
 
-def note_blob_ids(repo: Repository, tip: str, subject_oid: str) -> list[str]:
-    """The blobs holding the note on `subject_oid` at `tip`, in read order (deeper fanouts
-    first, as `git ls-tree` lists them: `note_reads.note_blob_ids` gives the same list)."""
-    root = _notes_tree(repo, tip)
-    return [_entry_id(root, "/".join(path)) or "" for path in _note_paths(root, subject_oid, 0)]
+def read_notes_for(repo: Repository, tip: str | None, subjects: list[str]) -> dict[str, bytes]:
+    """subject → its note's bytes at `tip`; a subject without a note is absent (unverified).
+    A note split over several fanouts reads as one, deeper fanouts first."""
+    if repo.has_libgit2():
+        from gitcorrex.git.notes_lookup import read_notes_for as read_in_process
+
+        return read_in_process(repo, tip, subjects)
+    return notes_plumbing.read_notes_for(repo, tip, subjects)
 
 
-def read_all_notes(repo: Repository, tip: str | None) -> list[tuple[str, bytes]]:
-    """Every (subject oid, note bytes) at `tip`, in one pass over the notes tree."""
-    return list(iter_all_notes(repo, tip))
+def note_blob_ids(repo: Repository, tip: str, subject: str) -> list[str]:
+    """The blobs holding the note on `subject` at `tip`, in read order; [] for no note.
+    They identify the note's content: what is derived from it can be kept by them."""
+    if repo.has_libgit2():
+        from gitcorrex.git import notes_libgit2
+
+        return notes_libgit2.note_blob_ids(repo, tip, subject)
+    return notes_plumbing.note_blob_map(repo, tip, [subject]).get(subject, [])
+
+
+def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, list[str]]:
+    """subject → the blobs of its note at `ref`'s tip, in read order (absent: no note; {}
+    before the first append), for many subjects at once: one `git ls-tree` with plumbing.
+    Blob ids identify a note's content, so a reader can key what it derives by them and
+    read the blobs (`read_blobs`) only when they changed."""
+    if repo.has_libgit2():
+        from gitcorrex.git import notes_libgit2
+
+        tip = notes_libgit2.ledger_tip(repo, ref)
+        if tip is None:
+            return {}
+        found = {s: notes_libgit2.note_blob_ids(repo, tip, s) for s in dict.fromkeys(subjects)}
+        return {subject: blobs for subject, blobs in found.items() if blobs}
+    return notes_plumbing.note_blobs_at(repo, ref, subjects)
+
+
+def read_blobs(repo: Repository, oids: list[str]) -> dict[str, bytes]:
+    """oid → content, each ending in a newline as a note part reads (one `cat-file`)."""
+    return read_blob_map(repo.common_dir, oids)
 
 
 def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, bytes]]:
-    """Like `read_all_notes`, one note in memory at a time (a large ledger is 100+ MB).
+    """Every (subject, note bytes) at `tip`, one note in memory at a time (a whole-ledger
+    read: libgit2 walks the notes tree in-process, whatever was open before)."""
+    from gitcorrex.git import notes_libgit2
 
-    Objects are not re-hashed while read, as git itself does outside `git fsck`: hashing
-    every note doubled the read time of a 100,000-event ledger.
-    """
-    if tip is None:
-        return
-    handle = repo.shared_libgit2()
-    found: dict[str, list[pygit2.Oid]] = {}
-    _walk_notes(_notes_tree(repo, tip), "", found)
-    pygit2.settings.enable_strict_hash_verification(False)
-    try:
-        for subject, oids in found.items():
-            yield subject, join_note_parts([_blob_bytes(handle, oid) for oid in oids])
-    finally:
-        pygit2.settings.enable_strict_hash_verification(True)
+    return notes_libgit2.iter_all_notes(repo, tip)
 
 
-@translates_write_faults
-def commit_notes(
-    repo: Repository,
-    ref: str,
-    *,
-    expected_tip: str | None,
-    appends: Mapping[str, bytes],
-    anchors: Mapping[str, Literal["tree", "blob"]],
-    message: str,
-    identity: LedgerIdentity,
-) -> str | None:
-    """Append bytes to notes and add anchors in one commit on top of `expected_tip`.
-
-    The ref moves only if it still points at `expected_tip` (libgit2 checks the old value
-    under the ref lock). Returns the new commit, or None when another writer got there
-    first or holds the lock: the caller re-reads and retries. A crash leaves the ref at
-    the old or the new commit, never in between.
-    """
-    handle = repo.shared_libgit2()
-    root = _notes_tree(repo, expected_tip) if expected_tip else None
-    edits = {**_note_edits(handle, root, appends), **_anchor_edits(root, anchors)}
-    tree_id, _ = _apply_edits(handle, root, edits)
-    author, committer = signatures(identity)
-    parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
-    new = handle.create_commit(None, author, committer, message, tree_id, parents)
-    new = _signed_if_configured(repo, new)
-    return str(new) if swap_ref(repo, ref, expected_tip, str(new), message) else None
-
-
-def signatures(identity: LedgerIdentity) -> tuple[pygit2.Signature, pygit2.Signature]:
-    """libgit2 signatures (stamped now) for what git formed; libgit2 never forms its own."""
-    author, committer = identity.author, identity.committer
-    return (pygit2.Signature(author.name, author.email),
-            pygit2.Signature(committer.name, committer.email))
-
-
-def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:
-    """With `correx.sign` on, the same commit re-made signed (git/signing.py)."""
-    from gitcorrex.git import signing
-
-    if not signing.is_signing_enabled(repo):
-        return commit
-    return pygit2.Oid(hex=signing.sign_commit(repo, str(commit)))
-
-
-def _note_edits(
-    handle: pygit2.Repository, root: pygit2.Tree | None, appends: Mapping[str, bytes]
-) -> Edits:
-    """Each subject's whole note (old parts + new bytes) at `ab/<38hex>`; old places cleared."""
-    edits: Edits = {}
-    for subject, data in appends.items():
-        old = _note_paths(root, subject, 0) if root is not None else []
-        parts = [_blob_data(root, path) for path in old] if root is not None else []
-        for path in old:
-            edits[path] = None
-        blob = handle.create_blob(join_note_parts([*parts, data]))
-        edits[(subject[:2], subject[2:])] = (blob, FileMode.BLOB)
-    return edits
-
-
-def _anchor_edits(
-    root: pygit2.Tree | None, anchors: Mapping[str, Literal["tree", "blob"]]
-) -> Edits:
-    """New anchors only: rewriting an existing one would write two identical trees again."""
-    edits: Edits = {}
-    for oid, kind in anchors.items():
-        path = (ANCHORS, oid[:2], oid[2:])
-        if root is not None and _entry_id(root, "/".join(path)) == oid:
-            continue
-        edits[path] = (pygit2.Oid(hex=oid), _ANCHOR_MODES[kind])
-    return edits
-
-
-def _entry_id(root: pygit2.Tree, path: str) -> str | None:
-    try:
-        entry: Any = root[path]
-    except KeyError:
-        return None
-    return str(entry.id)
+def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
+                 appends: Mapping[str, bytes], anchors: Mapping[str, str], message: str,
+                 identity: LedgerIdentity) -> str | None:
+    """Append bytes to notes and add anchors (oid → "tree"/"blob") in one commit on top of
+    `expected_tip`; the ref moves only if it still points there. The new tip, or None when
+    another writer got there first or holds the lock (the caller re-reads and retries). A
+    crash leaves the ref at the old or the new commit, never in between."""
+    new: str | None = _engine(repo).commit_notes(
+        repo, ref, expected_tip=expected_tip, appends=appends, anchors=anchors,
+        message=message, identity=identity)
+    return new
 
 
 def swap_ref(repo: Repository, ref: str, expected: str | None, new: str, message: str) -> bool:
     """Compare-and-swap `ref` from `expected` (None: must not exist yet) to `new`; False
     when another writer got there first or holds the lock."""
-    handle = repo.shared_libgit2()
-    try:
-        if expected is None:  # libgit2's create is not atomic: see git/ref_create.py
-            return create_ref_if_absent(Path(handle.path), ref, new, message)
-        current = handle.references.get(ref)
-        if current is None or str(current.target) != expected:
-            return False
-        current.set_target(pygit2.Oid(hex=new), message)
-        return True
-    except pygit2.AlreadyExistsError:
-        return False
-    except OSError:
-        return False  # the ref (or packed-refs) is locked by another writer
-    except pygit2.GitError as exc:
-        if "old reference value does not match" in str(exc):
-            return False
-        raise UnavailableError(
-            f"could not update {ref}: {exc}",
-            hint="run `git fsck` and check the repository's permissions",
-        ) from exc
-
-
-def _apply_edits(
-    handle: pygit2.Repository, base: pygit2.Tree | None, edits: Edits
-) -> tuple[pygit2.Oid, int]:
-    """Write `base` with `edits` (path → (oid, mode), or None to delete); (tree, entries)."""
-    builder = handle.TreeBuilder(base) if base is not None else handle.TreeBuilder()
-    nested: dict[str, Edits] = {}
-    for path, value in edits.items():
-        if len(path) > 1:
-            nested.setdefault(path[0], {})[path[1:]] = value
-        elif value is not None:
-            builder.insert(path[0], value[0], value[1])
-        elif builder.get(path[0]) is not None:
-            builder.remove(path[0])
-    for name, sub_edits in nested.items():
-        sub = _subtree(base, name)
-        oid, count = _apply_edits(handle, sub, sub_edits)
-        if count:
-            builder.insert(name, oid, FileMode.TREE)
-        elif builder.get(name) is not None:
-            builder.remove(name)
-    return builder.write(), len(builder)
-
-
-def _walk_notes(tree: pygit2.Tree, prefix: str, found: dict[str, list[pygit2.Oid]]) -> None:
-    """Depth first in tree order; names that are not hex (`anchors/`) are never entered."""
-    for entry in tree:
-        name = entry.name or ""
-        full = prefix + name
-        if not _is_hex(name):
-            continue
-        if isinstance(entry, pygit2.Tree) and len(name) == 2 and len(full) < 40:
-            _walk_notes(entry, full, found)
-        elif isinstance(entry, pygit2.Blob) and len(full) in _OID_LENGTHS:
-            found.setdefault(full, []).append(entry.id)
-
-
-def _note_paths(tree: pygit2.Tree | None, subject: str, used: int) -> list[tuple[str, ...]]:
-    """Where the note on `subject` sits under `tree` (deeper fanouts first: tree order)."""
-    rest = subject[used:]
-    paths: list[tuple[str, ...]] = []
-    if tree is None:
-        return paths
-    sub = _subtree(tree, rest[:2]) if len(rest) > 2 else None
-    if sub is not None:
-        paths.extend((rest[:2], *path) for path in _note_paths(sub, subject, used + 2))
-    if rest in tree and tree[rest].type == ObjectType.BLOB:
-        paths.append((rest,))
-    return paths
-
-
-def _subtree(tree: pygit2.Tree | None, name: str) -> pygit2.Tree | None:
-    if tree is None or name not in tree:
-        return None
-    entry: Any = tree[name]
-    return entry if entry.type == ObjectType.TREE else None
-
-
-def _blob_bytes(handle: pygit2.Repository, oid: pygit2.Oid) -> bytes:
-    blob: Any = handle[oid]
-    data: bytes = blob.data
-    return data
-
-
-def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:
-    obj: Any = root
-    for name in path:
-        obj = obj[name]
-    data: bytes = obj.data
-    return data
-
-
-def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
-    commit = repo.shared_libgit2().get(tip)
-    if not isinstance(commit, pygit2.Commit):
-        raise UnavailableError(
-            f"ledger tip {tip} is not a commit in {repo.git_dir}",
-            hint="run `git fsck`; fetch the ledger ref again",
-        )
-    return commit.tree
-
-
-def _is_hex(name: str) -> bool:
-    return bool(name) and _HEX.issuperset(name)
+    moved: bool = _engine(repo).swap_ref(repo, ref, expected, new, message)
+    return moved

@@ -20,7 +20,7 @@ from pygit2.enums import FileMode, ObjectType, SortMode
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.notes import signatures, swap_ref
+from gitcorrex.git.notes_libgit2 import signatures, swap_ref
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults
 

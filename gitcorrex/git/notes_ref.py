@@ -1,13 +1,11 @@
 """The ledger's ref: its name (`git config correx.ref`), the merge strategy git must use
-for it, and what to say when writers keep it from moving. No libgit2: both ledger writers
-(`notes.py` and `notes_write.py`) use these."""
+for it, and what to say when writers keep it from moving. No libgit2: both storage engines
+(`notes_libgit2.py` and `notes_plumbing.py`) use these."""
 
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError, LedgerContentionError
-from gitcorrex.git.config import config_value, set_config_if_unset
-from gitcorrex.git.note_reads import expand_notes_ref
-from gitcorrex.git.process import run_git
+from gitcorrex.git.config import set_config_if_unset
 from gitcorrex.git.repository import Repository
 
 
@@ -19,17 +17,6 @@ def ensure_merge_strategy(repo: Repository, ref: str) -> None:
     """
     key = f"notes.{ref.removeprefix('refs/notes/')}.mergeStrategy"
     set_config_if_unset(repo, key, "cat_sort_uniq")
-
-
-def notes_ref_with_git(repo: Repository) -> str:
-    """`git config correx.ref` expanded like `git notes --ref`; a name git would refuse is a
-    ConfigError (exit 2), asked of `git check-ref-format` only when one is set."""
-    value = config_value(repo, "correx.ref")
-    ref = expand_notes_ref(value)
-    if value and run_git(["check-ref-format", ref], cwd=repo.common_dir,
-                         check=False).returncode != 0:
-        raise invalid_ref_error(value)
-    return ref
 
 
 def invalid_ref_error(value: str) -> ConfigError:

@@ -32,18 +32,19 @@ class Repository:
     `git correx state` imports this module on every hook and agent call.
     """
 
-    __slots__ = ("_handle", "common_dir", "git_dir", "object_format", "work_tree")
+    __slots__ = ("_handle", "_shared", "common_dir", "git_dir", "object_format", "work_tree")
     git_dir: Path
     common_dir: Path
     work_tree: Path | None
     object_format: str
     _handle: list[Any]
+    _shared: list[Any]
 
     def __init__(self, git_dir: Path, common_dir: Path, work_tree: Path | None,
                  object_format: str = "sha1") -> None:
         for name, value in (("git_dir", git_dir), ("common_dir", common_dir),
                             ("work_tree", work_tree), ("object_format", object_format),
-                            ("_handle", [])):
+                            ("_handle", []), ("_shared", [])):
             object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -87,6 +88,11 @@ class Repository:
         handle: pygit2.Repository = self._handle[0]
         return handle
 
+    def has_libgit2(self) -> bool:
+        """Whether this process opened libgit2 on the repository already: git/ then keeps
+        using it (in-process, no git process per operation); otherwise the git binary
+        answers and libgit2 (~100 ms CPU to import) is never loaded for it."""
+        return bool(self._handle or self._shared)
 
     def shared_libgit2(self) -> pygit2.Repository:
         """The repository opened at its common dir, where shared refs and objects live.
@@ -98,7 +104,10 @@ class Repository:
         """
         if self.common_dir == self.git_dir:
             return self.libgit2()
-        return _open_shared(str(self.common_dir))
+        if not self._shared:
+            self._shared.append(_open_shared(str(self.common_dir)))
+        shared: pygit2.Repository = self._shared[0]
+        return shared
 
 
 @lru_cache(maxsize=8)

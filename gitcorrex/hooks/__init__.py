@@ -2,7 +2,7 @@
 proving git will run them (`doctor`), and the checks they run (pre-commit, pre-merge-commit,
 pre-push). The shell scripts themselves are package data in `scripts/`.
 
-The names below are owned by manifest/trusted.py, session/context.py and profiles/load.py;
+The names below are owned by manifest/trusted.py, session/selection.py and profiles/load.py;
 they are repeated here so that a commit's hook does not import pydantic to learn them (a
 test keeps them equal).
 """

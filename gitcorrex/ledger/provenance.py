@@ -11,7 +11,7 @@ from gitcorrex.git.identity import ledger_identity
 from gitcorrex.git.libgit2_version import libgit2_version_cached
 from gitcorrex.git.process import git_version
 from gitcorrex.git.repository import Repository, require_ledger_format
-from gitcorrex.model.events import Actor, Provenance, ToolVersions
+from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.runtime import host_name
 from gitcorrex.model.runtime import runtime_id as runtime_id  # callers import it here
 
@@ -25,8 +25,8 @@ def current_provenance(repo: Repository) -> Provenance:
     """
     require_ledger_format(repo)
     author = ledger_identity(repo).author
-    actor = Actor(name=author.name, email=author.email, host=host_name(),
-                  runtime=runtime_id())
-    tool = ToolVersions(correx=__version__, git=git_version(),
-                        libgit2=libgit2_version_cached(repo.common_dir))
+    actor = {"name": author.name, "email": author.email, "host": host_name(),
+             "runtime": runtime_id()}
+    tool = {"correx": __version__, "git": git_version(),
+            "libgit2": libgit2_version_cached(repo.common_dir)}
     return Provenance(actor=actor, tool=tool)

@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gitcorrex.git import notes
-from gitcorrex.git.notes_lookup import read_notes_for
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.note_lines import LedgerEntry, Problem, scan_notes
 
@@ -35,7 +34,7 @@ def read_subjects(
     """Every subject's events in one pass, at the current tip or at the tip of `at`."""
     ref = notes.ledger_ref(repo) if at is None else at.ref
     tip = notes.ledger_tip(repo, ref) if at is None else at.tip
-    found = read_notes_for(repo, tip, subjects)
+    found = notes.read_notes_for(repo, tip, list(subjects))
     entries: dict[str, list[LedgerEntry]] = {}
     problems: list[Problem] = []
     for subject, data in found.items():

@@ -12,6 +12,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from gitcorrex.model.event_line import SCHEMA_VERSION as SCHEMA_VERSION  # one definition
+from gitcorrex.model.provenance import Provenance as Provenance  # callers import it here
 from gitcorrex.model.record import Record
 from gitcorrex.model.session_object import SESSION_ID_PATTERN
 from gitcorrex.model.session_object import git_blob_oid as git_blob_oid  # callers import it here
@@ -58,13 +59,6 @@ class ToolVersions(ReadToolVersions, Record):
 
     # as a writer makes it: strict like every record written (ReadToolVersions reads it)
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-
-class Provenance(Record):
-    """Actor and tool together: fixed for one process, passed into every append."""
-
-    actor: Actor
-    tool: ToolVersions
 
 
 class RecordedEvent(BaseModel):

@@ -3,14 +3,22 @@
 
 Nothing here knows the workspace: whether the baseline is still valid *now* is a question
 about a work tree, which replay never asks; `session status` answers it next to this.
+
+Plain frozen dataclasses, not pydantic records: every agent tool call and every commit in a
+session asks for this state (`session/state.py`), mostly from the fold stored for the
+session's current note, and building it from that JSON must not cost pydantic and the
+event models (~80 ms). `as_json` and `from_json` are the two directions; pydantic still
+describes and serializes it where a result embeds it (the Python API, the MCP server).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields, replace
 from enum import Enum
-from typing import Any
 
-from gitcorrex.model.record import Record
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class StepStatus(str, Enum):
@@ -32,7 +40,8 @@ class SessionStatus(str, Enum):
     INVALID = "invalid"
 
 
-class StepState(Record):
+@dataclass(frozen=True)
+class StepState:
     """One step: its status, attempts so far, the budget in force and the last feedback."""
 
     id: str
@@ -45,7 +54,8 @@ class StepState(Record):
     feedback: str | None
 
 
-class Baseline(Record):
+@dataclass(frozen=True)
+class Baseline:
     """The known-good state: the latest pass of the session (or the locked state before it).
 
     `source` is `observation`, `no_build_claim`, `lock` (verified by the lock's passing
@@ -62,18 +72,20 @@ class Baseline(Record):
     reason: str | None = None
 
 
-class Pause(Record):
+@dataclass(frozen=True)
+class Pause:
     """Why the session stopped; `cause` is `unattributed` for a pause older than provenance."""
 
     cause: str
     reason: str
     event: str
     step: str | None
-    receipt: dict[str, Any] | None
-    escalation: dict[str, Any] | None
+    receipt: dict[str, object] | None
+    escalation: dict[str, object] | None
 
 
-class OpenPrecondition(Record):
+@dataclass(frozen=True)
+class OpenPrecondition:
     """A build-critical path reported missing and not clarified since."""
 
     path: str
@@ -84,7 +96,8 @@ class OpenPrecondition(Record):
     event: str
 
 
-class FoldProblem(Record):
+@dataclass(frozen=True)
+class FoldProblem:
     """A session event that could not be taken at face value; the session fails closed."""
 
     event: str
@@ -93,7 +106,8 @@ class FoldProblem(Record):
     reason: str
 
 
-class SessionState(Record):
+@dataclass(frozen=True)
+class SessionState:
     """Everything the session's events say, folded by `replay.session.fold_session`."""
 
     session: str
@@ -115,3 +129,38 @@ class SessionState(Record):
     def step(self, step_id: str) -> StepState | None:
         """The step called `step_id` in the current plan, or None."""
         return next((s for s in self.steps if s.id == step_id), None)
+
+    def with_problems(self, more: list[FoldProblem]) -> SessionState:
+        """The same state with `more` problems: a session that has any is invalid."""
+        if not more:
+            return self
+        return replace(self, problems=[*self.problems, *more], status=SessionStatus.INVALID)
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON document `replay --session` prints as `state` (fields in order)."""
+        return _json(self)
+
+    @classmethod
+    def from_json(cls, document: dict[str, Any]) -> SessionState:
+        """The state `as_json` gave (a stored fold); KeyError/TypeError/ValueError when
+        the document is not one."""
+        steps = [StepState(**{**step, "status": StepStatus(step["status"])})
+                 for step in document["steps"]]
+        baseline, pause = document["baseline"], document["pause"]
+        return cls(**{
+            **document, "status": SessionStatus(document["status"]), "steps": steps,
+            "baseline": None if baseline is None else Baseline(**baseline),
+            "pause": None if pause is None else Pause(**pause),
+            "preconditions": [OpenPrecondition(**p) for p in document["preconditions"]],
+            "problems": [FoldProblem(**p) for p in document["problems"]]})
+
+
+def _json(value: Any) -> Any:
+    """Dataclasses as objects (fields in declaration order), enums as their values."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, list):
+        return [_json(item) for item in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: _json(getattr(value, f.name)) for f in fields(value)}
+    return value

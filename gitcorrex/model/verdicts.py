@@ -1,12 +1,13 @@
-"""What an observation concludes, as enums alone: the plain `verify` path decides and
-words its verdict with them without loading pydantic (`model/verification.py` re-exports
-them beside the payload models)."""
+"""What an observation concludes, as enums alone: `verify` decides and words its verdict
+with them without loading pydantic (`model/verification.py` re-exports them beside the
+payload models, whose KINDs are these names)."""
 
 from __future__ import annotations
 
 from enum import Enum
 
 OBSERVATION_KIND = "workspace_verification_observed"  # VerificationFields.KIND
+SETUP_KIND = "workspace_setup_observed"  # SetupFields.KIND
 
 
 class Result(str, Enum):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
-from gitcorrex.model.verdicts import OBSERVATION_KIND
+from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND
 from gitcorrex.model.verdicts import Reason as Reason  # re-exported: callers import them here
 from gitcorrex.model.verdicts import Result as Result
 from gitcorrex.model.verdicts import StopReason as StopReason
@@ -63,7 +63,7 @@ class VerificationFields(EventPayload):
 class SetupFields(EventPayload):
     """`workspace_setup_observed`: a setup run is evidence of itself, never a pass."""
 
-    KIND = "workspace_setup_observed"
+    KIND = SETUP_KIND
 
     expectation: str
     outcome: str

@@ -43,7 +43,7 @@ class AuditOutcome(AuthorityOutcome):
 def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str | None,
                now: datetime, provenance: Provenance) -> AuditOutcome:
     """Record `plan_risk_audited` by the current git identity, or say why it may not be."""
-    auditor = Identity(provenance.actor.name, provenance.actor.email)
+    auditor = Identity(provenance.name, provenance.email)
     if auditor.name is None and auditor.email is None:
         raise UsageError("a risk audit is recorded by a git identity, and none is set",
                          hint="set `git config user.name` and `git config user.email`")

@@ -40,7 +40,7 @@ class AuthorizationOutcome(AuthorityOutcome):
 def authorize_plan(repo: Repository, path: Path, *, now: datetime,
                    provenance: Provenance) -> AuthorizationOutcome:
     """Record `plan_authorized` by the current git identity, or say why it may not be."""
-    name, email = provenance.actor.name, provenance.actor.email
+    name, email = provenance.name, provenance.email
     if name is None and email is None:
         raise UsageError("an authorization is recorded by a git identity, and none is set",
                          hint="set `git config user.name` and `git config user.email`")

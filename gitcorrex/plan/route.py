@@ -40,7 +40,7 @@ class RouteOutcome:
 def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: datetime,
                 provenance: Provenance) -> RouteOutcome:
     """Route `step` of the plan at `path` split-required (exit 2: no identity, no such step)."""
-    name, email = provenance.actor.name, provenance.actor.email
+    name, email = provenance.name, provenance.email
     if name is None and email is None:
         raise UsageError("a route is recorded by a git identity, and none is set",
                          hint="set `git config user.name` and `git config user.email`")

@@ -110,7 +110,7 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
         case PreconditionFailed():
             state.preconditions[payload.path] = OpenPrecondition(
                 path=payload.path, step=entry.step, event=entry.id, attempts=payload.attempts,
-                source=payload.source, named_by=payload.named_by)
+                source=payload.source.value, named_by=payload.named_by)
         case PreconditionClarified():
             state.preconditions.pop(payload.path, None)
             if payload.path not in state.clarified:

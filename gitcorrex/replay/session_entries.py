@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gitcorrex.model.note_lines import LedgerEntry, Problem, peek, typed_events
-from gitcorrex.model.session_state import FoldProblem, SessionState, SessionStatus
+from gitcorrex.model.session_state import FoldProblem, SessionState
 from gitcorrex.model.verification import ObservedResult, Result, VerificationFields
 from gitcorrex.replay.session import FOLDED_KINDS, FOLDED_TYPES, fold_session
 
@@ -28,12 +28,8 @@ def fold_entries(session: str, entries: Sequence[LedgerEntry],
                   key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
     read = typed_events((e for e in mine if _folded(e)), FOLDED_TYPES)
     state = fold_session(session, read, revision=len(mine))
-    if not problems:
-        return state
-    found = [FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",
-                         reason=p.reason[:1024]) for p in problems]
-    return state.model_copy(update={"problems": [*state.problems, *found],
-                                    "status": SessionStatus.INVALID})
+    return state.with_problems([FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",
+                                            reason=p.reason[:1024]) for p in problems])
 
 
 def _folded(entry: LedgerEntry) -> bool:

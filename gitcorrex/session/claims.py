@@ -31,12 +31,12 @@ from gitcorrex.model.session_claims import (
 )
 from gitcorrex.model.session_events import PauseCause, SessionPausedFields, Transition
 from gitcorrex.model.session_state import SessionState
-from gitcorrex.session.context import existing_state, state_at
 from gitcorrex.session.edges import declaring_step, not_declared
 from gitcorrex.session.exact_equality import exactly_equal, load_exact_json
 from gitcorrex.session.pause import pause_draft, refuse_if_not_running
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.providers import BUILT_IN, ObserveContext, Provider
+from gitcorrex.session.state import existing_state, state_at
 from gitcorrex.session.transition import run_transition
 
 
@@ -148,7 +148,7 @@ class _Context:
 def _snapshot(repo: Repository, session: str, read: SessionState,
               expect_revision: int | None) -> _Context:
     view = ledger.LedgerView.at_tip(repo)
-    state = state_at(repo, view, session)
+    state = state_at(view, session)
     expected = read.revision if expect_revision is None else expect_revision
     if state.revision != expected:
         raise _stale(session, f"the session is at revision {state.revision}, not {expected}")

@@ -14,7 +14,7 @@ from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.preconditions import PreconditionClarified
-from gitcorrex.session.context import state_at
+from gitcorrex.session.state import state_at
 from gitcorrex.session.transition import refuse, refuse_unless_sound
 
 
@@ -24,7 +24,7 @@ def clarify_precondition(repo: Repository, session: str, path: str, *, reason: s
     fields = PreconditionClarified(path=path, reason=reason)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        state = state_at(repo, view, session)
+        state = state_at(view, session)
         refuse_unless_sound(state)
         if all(p.path != path for p in state.preconditions):
             open_paths = ", ".join(p.path for p in state.preconditions) or "none"

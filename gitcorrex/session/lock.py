@@ -27,8 +27,8 @@ from gitcorrex.model.plan_events import (
 )
 from gitcorrex.plan.context import PlanContext, open_plan
 from gitcorrex.plan.lock_checks import LockFacts, Missing, lock_blockers
-from gitcorrex.session.context import remember_session
 from gitcorrex.session.replan import replan_session
+from gitcorrex.session.selection import remember_session
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The write manifest of the workspace's active step, for the hooks and `assess`.
 
-Read through the session status's light path (`status_light.folded_state`): every commit
-and every agent tool call asks, and the fold stored for the session's current note spares
-them pydantic and pygit2 until an event is appended.
+Asked of the one session-state question (`session/state.py`): every commit and every
+agent tool call asks, and the fold stored for the session's current note spares them
+pydantic and pygit2 until an event is appended.
 
 While a session's step is active, an agent may write only what that step declared; the
 stage's manifest applies between steps and outside sessions. A selected session the
@@ -29,16 +29,16 @@ def active_step_manifest(repo: Repository, session: str | None, *,
     chosen = selected_session(repo, session)
     if chosen is None:
         return None
-    from gitcorrex.session.status_light import folded_state  # only when one is selected
+    from gitcorrex.session.state import session_state  # only when one is selected
 
-    state = folded_state(repo, chosen)
-    if state is None and not strict:  # fall back to the configured session
+    state = session_state(repo, chosen)
+    if not state.exists and not strict:  # fall back to the configured session
         return active_step_manifest(repo, None) if session else None
-    if state is None:
+    if not state.exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint=f"fetch the ledger, or `git config --unset {SESSION_CONFIG}`")
-    step, writes = state["active_step"], state["active_writes"]
+    step, writes = state.active_step, state.active_writes
     if step is None:
         return None
     source = f"step {step!r} of session {chosen!r}"

@@ -21,8 +21,8 @@ from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.session_events import StepVerifiedFields
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.model.write_manifest import Manifest
-from gitcorrex.session.context import read_state, state_at
 from gitcorrex.session.settlement_events import completion_drafts, step_draft
+from gitcorrex.session.state import session_state, state_at
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
@@ -34,10 +34,10 @@ def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, st
     """Record `step_verified` (build_claim false) if the step changed only what it declared."""
     from gitcorrex.verify.outcome import VerifyOutcome
 
-    _check_changes(repo, read_state(repo, session), step, state_key)
+    _check_changes(repo, session_state(repo, session), step, state_key)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        state = state_at(repo, view, session)
+        state = state_at(view, session)
         if state.active_step != step.id:
             return []
         current = state.step(step.id)

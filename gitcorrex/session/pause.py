@@ -25,7 +25,7 @@ from gitcorrex.model.session_events import (
 )
 from gitcorrex.model.session_state import Pause, SessionState, SessionStatus
 from gitcorrex.replay.session import UNATTRIBUTED
-from gitcorrex.session.context import existing_state
+from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
 
 OPERATOR_CAUSES = (PauseCause.ADMINISTRATIVE, PauseCause.ORCHESTRATION_SETTLEMENT)
@@ -79,7 +79,8 @@ def _check_resumable(pause: Pause, budget: int | None) -> None:
     if pause.cause in FREE_TO_RESUME:
         return
     if pause.cause == PauseCause.CONTROLLER_LIMIT.value:
-        limit = int((pause.escalation or {}).get("max_attempts", 0))
+        found = (pause.escalation or {}).get("max_attempts", 0)
+        limit = found if isinstance(found, int) else 0
         if budget is not None and budget > limit:
             return
         raise refuse(f"the session stopped at its controller limit ({limit} attempts of step "

@@ -29,8 +29,9 @@ from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatu
 from gitcorrex.plan.context import PlanContext
 from gitcorrex.plan.load import load_plan
 from gitcorrex.plan.lock_checks import Missing, lock_blockers
-from gitcorrex.session.context import existing_state, remember_session
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.selection import remember_session
+from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
 
 

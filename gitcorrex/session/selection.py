@@ -3,7 +3,8 @@ in none, and `verify`, `assess` and the pre-commit hook should not pay for sessi
 
 from __future__ import annotations
 
-from gitcorrex.git.config import config_value
+from gitcorrex.errors import UsageError
+from gitcorrex.git.config import config_value, set_config_value
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.session_object import check_session_id
 
@@ -16,3 +17,19 @@ def selected_session(repo: Repository, given: str | None) -> str | None:
     if chosen is not None:
         check_session_id(chosen)
     return chosen
+
+
+def chosen_session(repo: Repository, given: str | None) -> str:
+    """The session a command acts on; exit 2 when the workspace names none."""
+    chosen = selected_session(repo, given)
+    if chosen is None:
+        raise UsageError("no session selected",
+                         hint="pass --session ID, set CORREX_SESSION, or run `git correx "
+                              f"plan lock` (it sets `git config {SESSION_CONFIG}`)")
+    return chosen
+
+
+def remember_session(repo: Repository, session: str) -> None:
+    """Make `session` the workspace's session, so the hooks and `assess` follow its step."""
+    if config_value(repo, SESSION_CONFIG) != session:
+        set_config_value(repo, SESSION_CONFIG, session)

@@ -17,7 +17,7 @@ unsettled (exit 3) rather than settled on evidence about two different states.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,13 +40,15 @@ from gitcorrex.model.session_events import (
     StepVerifiedFields,
 )
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
+from gitcorrex.profiles.load import LoadedProfile
 from gitcorrex.profiles.selection import Selection
-from gitcorrex.session.context import state_at
 from gitcorrex.session.settlement_events import Failure, Settled, settle_drafts
+from gitcorrex.session.state import state_at
 from gitcorrex.session.step_commands import step_selection
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
-from gitcorrex.verify.usecase import VerifyRequest
+from gitcorrex.verify.request import VerifyRequest
+from gitcorrex.verify.selection import profile_selection
 
 if TYPE_CHECKING:
     from gitcorrex.session.settled_step import ActiveStep
@@ -73,20 +75,21 @@ class Settlement:
 
     def settle(self, settled: Settled) -> list[RecordedEvent]:
         def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-            return settle_drafts(state_at(self.repo, view, self.active.session), self.active,
+            return settle_drafts(state_at(view, self.active.session), self.active,
                                  settled)
         return ledger.append_events(self.repo, drafts, now=self.clock(),
                                     provenance=self.provenance)
 
 
-def settle_step(s: Settlement, profile: Profile, stage: Selection,
+def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
                 run: Observe) -> VerifyOutcome:
     """Write evidence → gates → checks and build expectation → step_verified | step_failed.
 
     The commands are resolved first: a check the profile lacks refuses (exit 2) before
     anything is recorded."""
-    step = s.active.step
-    selection = step_selection(profile, step, stage)
+    step, profile = s.active.step, loaded.profile
+    selection = profile_selection(loaded.blob_oid, step_selection(profile, step, stage)
+                                  .model_dump(mode="json"), profile.defaults.output_cap)
     key = s.probe.measure().state_key
     evidence = check_writes(s.repo, step, baseline=_step_baseline(s), state_key=key)
     if not evidence.passed:
@@ -102,7 +105,7 @@ def settle_step(s: Settlement, profile: Profile, stage: Selection,
         return _moved(stage.expectation, key, gates.state_key)
     if gates is not None and gates.failed is not None:
         return _gate_failed(s, key, stage.expectation, gates)
-    outcome = run(replace(s.request, stage=step.stage, step=step.id, selection=selection))
+    outcome = run(s.request.but(stage=step.stage, step=step.id, selection=selection))
     if outcome.event is None:
         return outcome
     if outcome.state_key != key:

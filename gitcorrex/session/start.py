@@ -29,8 +29,9 @@ from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import select_expectation
-from gitcorrex.session.context import existing_state, remember_session
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.selection import remember_session
+from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
 
 

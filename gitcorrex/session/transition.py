@@ -21,7 +21,7 @@ from gitcorrex.model.session_events import (
     TransitionAdmittedFields,
 )
 from gitcorrex.model.session_state import SessionState, SessionStatus
-from gitcorrex.session.context import state_at
+from gitcorrex.session.state import state_at
 
 Admission = Callable[[SessionState, ledger.LedgerView], Sequence[ledger.EventDraft]]
 
@@ -34,7 +34,7 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
     all when `admit` returns no drafts."""
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        state = state_at(repo, view, session)
+        state = state_at(view, session)
         if expected is not None and state.revision != expected:
             raise RevisionConflictError(
                 f"session {session} is at revision {state.revision}, not {expected}: another "

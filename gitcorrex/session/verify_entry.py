@@ -1,15 +1,14 @@
-"""`git correx verify`'s use case: a plain observation, or inside a session the settlement of
+"""`git correx verify`'s use case: an observation, or inside a session the settlement of
 its active step. Orchestration lives here so `verify/` never reads the session upward.
 
 Only the session's selection is decided first (`--session`, else `CORREX_SESSION`, else
 `git config correx.session`); the fold, the plan and the settling are imported only when a
-session is selected, so a plain `verify` pays nothing for them.
+session is selected, so a `verify` outside a session pays nothing for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -17,9 +16,9 @@ from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import StateProbe
 from gitcorrex.session.selection import selected_session
-from gitcorrex.verify.context import VerifyContext
+from gitcorrex.verify.observe import observe_workspace
 from gitcorrex.verify.outcome import VerifyOutcome
-from gitcorrex.verify.usecase import VerifyRequest, observe_workspace
+from gitcorrex.verify.request import VerifyContext, VerifyRequest
 
 
 def verify_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
@@ -43,5 +42,5 @@ def verify_workspace(repo: Repository, request: VerifyRequest, context: VerifyCo
     from gitcorrex.session.verify_step import verify_in_session
 
     run = partial(observe_workspace, repo, context=context, probe=probe)
-    return verify_in_session(repo, replace(request, session=session), context,
+    return verify_in_session(repo, request.but(session=session), context,
                              artifacts=artifacts or {}, probe=probe, run=run)

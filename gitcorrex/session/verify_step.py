@@ -13,7 +13,6 @@ build claim: nothing runs and no observation is recorded.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,17 +23,16 @@ from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import select_expectation
-from gitcorrex.session.context import read_state
 from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement import Settlement, settle_step
+from gitcorrex.session.state import session_state
 
 if TYPE_CHECKING:
-    from gitcorrex.verify.context import VerifyContext
     from gitcorrex.verify.outcome import VerifyOutcome
-    from gitcorrex.verify.usecase import VerifyRequest
+    from gitcorrex.verify.request import VerifyContext, VerifyRequest
 
 
 def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
@@ -45,12 +43,12 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
     observe."""
     if request.session is None:
         raise ValueError("verify_in_session needs the request's session")
-    state = read_state(repo, request.session)
+    state = session_state(repo, request.session)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(request, state))
     active = _active(repo, state, request)
-    profile = load_profile(repo.root).profile
-    selection = select_expectation(profile, stage=active.step.stage, expect=None)
+    loaded = load_profile(repo.root)
+    selection = select_expectation(loaded.profile, stage=active.step.stage, expect=None)
     if not active.step.writes or not selection.commands:
         return complete_without_claim(repo, active.session, active.step,
                                       state_key=probe.measure().state_key,
@@ -58,7 +56,7 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
                                       now=context.clock(), provenance=context.provenance)
     settlement = Settlement(repo, active, request, context.env, artifacts, context.clock,
                             context.provenance, probe)
-    return settle_step(settlement, profile, selection, run)
+    return settle_step(settlement, loaded, selection, run)
 
 
 def _reverify(request: VerifyRequest, state: SessionState) -> VerifyRequest:
@@ -66,7 +64,7 @@ def _reverify(request: VerifyRequest, state: SessionState) -> VerifyRequest:
     baseline = state.baseline
     if request.stage or request.expect or baseline is None or baseline.expectation is None:
         return request
-    return replace(request, expect=baseline.expectation)
+    return request.but(expect=baseline.expectation)
 
 
 def _active(repo: Repository, state: SessionState, request: VerifyRequest) -> ActiveStep:

@@ -31,9 +31,11 @@ class SilentProgress:
 
 
 class VerifyOutcome(NamedTuple):
-    """`event` is None when the expectation has no commands (nothing is claimed), and on
-    the plain path (`verify/plain.py`), which records without building event models and
-    serves only the text forms of `verify`.
+    """What was recorded (`recorded`, and `setup_recorded` for a setup command): the line
+    as written, or the event when the caller holds one already (a session's settlement);
+    None when the expectation has no commands (nothing is claimed). `event` reads a line
+    into the event model only when someone asks (`--json`, the API, a settlement): the
+    text forms of `verify` never load it.
 
     `streamed` is False when `failing_output` came from something that did not stream
     (a session's write evidence or gate): the CLI then prints it even while streaming.
@@ -41,12 +43,22 @@ class VerifyOutcome(NamedTuple):
 
     expectation: str
     state_key: str
-    event: RecordedEvent | None
-    setup_event: RecordedEvent | None
+    recorded: RecordedEvent | str | None
+    setup_recorded: RecordedEvent | str | None
     result: Result | None
     summary: str
     failing_output: bytes | None = None
     streamed: bool = True
+
+    @property
+    def event(self) -> RecordedEvent | None:
+        """The observation recorded (None: nothing was)."""
+        return _event(self.recorded)
+
+    @property
+    def setup_event(self) -> RecordedEvent | None:
+        """The setup command's observation, when the expectation has one."""
+        return _event(self.setup_recorded)
 
     @property
     def exit_code(self) -> int:
@@ -56,3 +68,11 @@ class VerifyOutcome(NamedTuple):
         if self.result is Result.UNAVAILABLE:
             return ExitCode.UNAVAILABLE
         return ExitCode.OK
+
+
+def _event(recorded: RecordedEvent | str | None) -> RecordedEvent | None:
+    if not isinstance(recorded, str):
+        return recorded
+    from gitcorrex.model.events import RecordedEvent  # the model loads only when asked
+
+    return RecordedEvent.model_validate_json(recorded)

@@ -1,18 +1,45 @@
-"""`verify --reuse`: an earlier pass counts only for the same tree and the same commands."""
+"""`verify --reuse`: an earlier pass counts only for the same tree and the same commands,
+and reusing it records a new observation citing the run that actually happened.
+
+Reading earlier events needs the event models; they load only when `--reuse` is asked.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from gitcorrex import ledger
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import Result, VerificationFields
-from gitcorrex.profiles.selection import ResolvedCommand
+from gitcorrex.verify.observation import Observation
+from gitcorrex.verify.outcome import VerifyOutcome
+from gitcorrex.verify.run_commands import ResolvedCommand
+
+
+def reuse_pass(obs: Observation, state_key: str, setup_line: str | None) -> VerifyOutcome | None:
+    """Record a citation of an earlier pass of `state_key` with exactly our commands; None
+    (nothing recorded) when there is none."""
+    cited = find_reusable_pass(ledger.read_subject(obs.repo, state_key).events,
+                               state_key=state_key, commands=obs.profile.selection.commands)
+    if cited is None:
+        return None
+    known = payload_of(cited)  # a newer writer's keys left out: only what this version knows
+    fields = known.model_dump() if isinstance(known, VerificationFields) else {}
+    changed, omitted = obs.changed_since_baseline(state_key)
+    fields.update(expectation=obs.expectation, reused_from=original_of(cited),
+                  writes=list(obs.profile.selection.writes), isolated=obs.isolated,
+                  profile=obs.profile.profile, head_tree=obs.head_tree,
+                  changed_paths=changed, changed_paths_omitted=omitted)
+    typed = VerificationFields.model_validate(fields)
+    line = obs.append(typed.KIND, typed.line_fields(), state_key, {})
+    summary = f"pass (reused {original_of(cited)[:12]}): {obs.expectation} on {state_key[:12]}"
+    return VerifyOutcome(obs.expectation, state_key, line, setup_line, Result.PASS, summary)
 
 
 def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
-                       commands: list[ResolvedCommand]) -> RecordedEvent | None:
+                       commands: Sequence[ResolvedCommand]) -> RecordedEvent | None:
     """The newest pass on `state_key` whose command digests equal ours, in order; or None."""
     wanted = [command.digest for command in commands]
     candidates = [

@@ -1,5 +1,5 @@
 """The one-line verdict a person reads (`pass: …`, `fail: …`, `unavailable: …`), worded from
-an observation's line values: the model path and the plain path print the same words."""
+an observation's line values (what `verify` prints and a settlement says)."""
 
 from __future__ import annotations
 

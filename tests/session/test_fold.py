@@ -9,8 +9,8 @@ import pytest
 from gitcorrex.git.repository import discover_with_git
 from gitcorrex.model.plan import Plan
 from gitcorrex.model.session_state import StepStatus
-from gitcorrex.session.context import read_state
 from gitcorrex.session.replan import kept_steps
+from gitcorrex.session.state import session_state
 from tests.session.conftest import THREE_STEPS, append, status, step
 
 
@@ -62,7 +62,7 @@ def test_a_step_event_without_its_fields_is_a_problem(locked, cli) -> None:
 def test_the_fold_counts_every_session_event_as_a_revision(locked) -> None:
     root, session = locked
     append(root, "precondition_clarified", session, {"path": "p", "reason": "r"})
-    state = read_state(discover_with_git(root), session)
+    state = session_state(discover_with_git(root), session)
     assert state.revision == 3 and state.clarified == ["p"]
 
 
@@ -74,7 +74,7 @@ def test_replan_keeps_only_unchanged_verified_steps_whose_dependencies_are_kept(
     changed_s1 = step("S1", ["src/a.py"], output="S1 works, differently")
     new = Plan.model_validate({"version": 1, "id": "p", "risk": "low",
                                "steps": [changed_s1, *THREE_STEPS[1:]]})
-    state = read_state(repo, session)
+    state = session_state(repo, session)
     verified = state.model_copy(update={"steps": [
         s.model_copy(update={"status": StepStatus.VERIFIED}) for s in state.steps]})
     assert kept_steps(old, old, verified) == ["S1", "S2", "S3"]

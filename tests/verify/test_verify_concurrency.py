@@ -44,8 +44,8 @@ from gitcorrex.model.verification import Result
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.verify.outcome import SilentProgress
 from gitcorrex.session.verify_entry import verify_workspace
-from gitcorrex.verify.context import VerifyContext
-from gitcorrex.verify.usecase import VerifyRequest
+from gitcorrex.verify.request import VerifyContext
+from gitcorrex.verify.request import VerifyRequest
 
 repo = discover_with_git(Path(sys.argv[1]))
 context = VerifyContext(dict(os.environ), lambda: datetime.now(timezone.utc),

@@ -1,15 +1,18 @@
-"""The ledger's notes commit made with git's plumbing: the writer of paths that must not
-import libgit2 (`verify`'s plain path; pygit2 costs ~100 ms CPU to import).
+"""The ledger's notes read and written with git's plumbing: the storage `notes.py` chooses
+while this process has not opened libgit2 (pygit2 costs ~100 ms CPU to import, more than a
+whole `verify` of a small change spends in git).
 
-It writes exactly what `notes.commit_notes` writes — each subject's whole note (old parts +
-new lines) at `ab/<38hex>`, old places cleared, new anchors at `anchors/ab/<38hex>`, the
-same trees, parent, message and git-formed identities stamped now — in five processes:
+A commit is exactly what `notes_libgit2.commit_notes` writes — each subject's whole note
+(old parts + new lines) at `ab/<38hex>`, old places cleared, new anchors at
+`anchors/ab/<38hex>`, the same trees, parent, message and git-formed identities stamped
+now — in five processes:
 `cat-file --batch` reads the tip's trees and old note parts, `hash-object -w` stores each
 note blob, `mktree --batch` every changed tree, `commit-tree` the commit (`GIT_*_DATE`
 unset: libgit2 stamps the current time, so must we), and `update-ref REF NEW OLD` moves the
 ref only if it still points at OLD: git's own compare-and-swap under the ref's lock. A note
 git left at another fanout (flat, or `ab/cd/…` after many notes) is rare: then the append
-is handed to `notes.commit_notes`.
+is handed to `notes_libgit2.commit_notes`. Reads are two processes at most: `git ls-tree`
+finds a note's blobs, `git cat-file --batch` reads them (`note_reads.py`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from gitcorrex.errors import (
 )
 from gitcorrex.git.cat_file import ObjectReader, StoredObject
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.note_reads import join_note_parts
+from gitcorrex.git.note_reads import join_note_parts, note_blobs_for, read_blob_map
+from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
@@ -46,26 +50,63 @@ LOST_RACE = ("cannot lock ref", "but expected", "reference already exists")
 
 
 class OtherFanoutError(Exception):
-    """A note sits at a fanout this writer does not edit; `notes.commit_notes` will."""
+    """A note sits at a fanout this writer does not edit; libgit2's writer will."""
 
 
-def append_notes_with_git(repo: Repository, ref: str, *, appends: Mapping[str, bytes],
-                          anchors: Mapping[str, str], message: str,
-                          identity: LedgerIdentity) -> str | None:
-    """Append on top of whatever `ref` points at now (read in the same cat-file
-    conversation as the trees): the new tip, or None when another writer moved the ref
-    between the read and the swap (the caller retries)."""
-    with ObjectReader(repo.common_dir) as reader:
-        tip, top = _tip_tree(repo, reader, ref)
-        root = _edited_or_none(repo, reader, top, appends, anchors)
-    return _commit_and_swap(repo, ref, tip, root, appends, anchors, message, identity)
+def ledger_tip(repo: Repository, ref: str) -> str | None:
+    """The commit the notes ref points at, or None when nothing was recorded yet."""
+    result = run_git(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"],
+                     cwd=repo.common_dir, check=False)
+    if result.returncode == 0:
+        return result.stdout.decode("ascii").strip()
+    if run_git(["rev-parse", "-q", "--verify", ref], cwd=repo.common_dir,
+               check=False).returncode == 0:
+        raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
+                               hint="run `git fsck`; fetch the ledger ref again")
+    return None
 
 
-def commit_notes_with_git(repo: Repository, ref: str, *, expected_tip: str | None,
-                          appends: Mapping[str, bytes], anchors: Mapping[str, str],
-                          message: str, identity: LedgerIdentity) -> str | None:
-    """`notes.commit_notes` without libgit2: the new tip, or None when another writer moved
-    the ref first (the caller re-reads and retries)."""
+def object_types(repo: Repository, oids: list[str]) -> list[str | None]:
+    """Each object's type ("tree", "blob", "commit", "tag"); None where it is not stored."""
+    return [None if found is None else found.kind for found in lookup_objects(repo, oids)]
+
+
+def read_notes_for(repo: Repository, tip: str | None,
+                   subjects: list[str]) -> dict[str, bytes]:
+    """subject → its note's bytes at `tip` (absent: no note), every subject's blobs found
+    by one `git ls-tree` and read by one `git cat-file --batch`."""
+    if tip is None:
+        return {}
+    blobs = note_blob_map(repo, tip, subjects)
+    contents = read_blob_map(repo.common_dir, [oid for oids in blobs.values() for oid in oids])
+    return {subject: join_note_parts([contents[oid] for oid in oids])
+            for subject, oids in blobs.items()}
+
+
+def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, list[str]]:
+    """subject → the blobs of its note at `ref` (one `git ls-tree` of the ref itself); {}
+    when the ref does not exist yet; a ref that is not a notes commit is an error."""
+    found = note_blobs_for(repo.common_dir, ref, subjects)
+    if found is not None:
+        return found
+    tip = ledger_tip(repo, ref)  # None: nothing recorded yet; not a commit: raises
+    return {} if tip is None else note_blob_map(repo, tip, subjects)
+
+
+def note_blob_map(repo: Repository, tip: str, subjects: list[str]) -> dict[str, list[str]]:
+    """subject → the blobs of its note at `tip`, in read order (absent: no note)."""
+    found = note_blobs_for(repo.common_dir, tip, subjects)
+    if found is None:
+        raise UnavailableError(f"ledger tip {tip} is not a notes commit in {repo.git_dir}",
+                               hint="run `git fsck`; fetch the ledger ref again")
+    return found
+
+
+def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
+                 appends: Mapping[str, bytes], anchors: Mapping[str, str],
+                 message: str, identity: LedgerIdentity) -> str | None:
+    """Append to notes and add anchors in one commit on top of `expected_tip`: the new tip,
+    or None when another writer moved the ref first (the caller re-reads and retries)."""
     with ObjectReader(repo.common_dir) as reader:
         top = reader.read(f"{expected_tip}^{{tree}}") if expected_tip else None
         root = _edited_or_none(repo, reader, top, appends, anchors)
@@ -79,28 +120,15 @@ def _commit_and_swap(repo: Repository, ref: str, tip: str | None, root: _Edit | 
     """Write the edited trees and the commit, then compare-and-swap the ref; a note at
     another fanout (`root` None) is libgit2's to write."""
     if root is None:
-        from gitcorrex.git.notes import commit_notes
+        from gitcorrex.git import notes_libgit2
 
-        return commit_notes(repo, ref, expected_tip=tip, appends=appends,
+        return notes_libgit2.commit_notes(repo, ref, expected_tip=tip, appends=appends,
                             anchors=anchors, message=message,  # type: ignore[arg-type]
                             identity=identity)
     trees = _changed_trees(root, repo.object_format)
     tree = _written(repo, lambda: write_trees(repo, trees))[-1]
     new = _written(repo, lambda: _commit(repo, tree, tip, message, identity))
-    return new if swap_ref_with_git(repo, ref, tip, new, message) else None
-
-
-def _tip_tree(repo: Repository, reader: ObjectReader,
-              ref: str) -> tuple[str | None, StoredObject | None]:
-    """The commit `ref` points at and its root tree; (None, None) before the first append."""
-    commit = reader.read(ref)
-    if commit is None:
-        return None, None
-    first = commit.data.split(b"\n", 1)[0].split(b" ")
-    if commit.kind != "commit" or len(first) != 2 or first[0] != b"tree":
-        raise UnavailableError(f"ledger tip {commit.oid} is not a commit in {repo.git_dir}",
-                               hint="run `git fsck`; fetch the ledger ref again")
-    return commit.oid, reader.read(first[1].decode("ascii"))
+    return new if swap_ref(repo, ref, tip, new, message) else None
 
 
 class _Edit:
@@ -112,7 +140,7 @@ class _Edit:
 
     def blob(self, name: str) -> str | None:
         """The id of the blob entry `name`; None when absent; OtherFanoutError when it is
-        something else (a tree or an unusual mode: `notes.commit_notes` handles those)."""
+        something else (a tree or an unusual mode: libgit2's writer handles those)."""
         found = self.entries.get(name)
         if found is None:
             return None
@@ -151,7 +179,7 @@ def _edited_root(repo: Repository, reader: ObjectReader, top: StoredObject | Non
         old = fanout.blob(subject[2:])
         stored = reader.read(old) if old is not None else None
         parts = [stored.data] if stored is not None else []
-        blob = write_blob_with_git(repo, join_note_parts([*parts, data]))
+        blob = write_blob(repo, join_note_parts([*parts, data]))
         fanout.entries[subject[2:]] = (BLOB_MODE, blob)
     for oid, kind in anchors.items():
         place = subtree(subtree(root, ANCHORS), oid[:2])
@@ -180,7 +208,7 @@ def _changed_trees(root: _Edit, object_format: str) -> list[Tree]:
 def _commit(repo: Repository, tree: str, parent: str | None, message: str,
             identity: LedgerIdentity) -> str:
     """`git commit-tree` with the message as given (stdin: no newline added) and git's own
-    identities. With `correx.sign` on, the signed commit `notes.commit_notes` ends with
+    identities. With `correx.sign` on, the signed commit libgit2's writer ends with
     (`signing.create_signed_commit` on the same tree, parent, message and identities)."""
     from gitcorrex.git import signing
 
@@ -197,14 +225,14 @@ def _commit(repo: Repository, tree: str, parent: str | None, message: str,
     return out.decode("ascii").strip()
 
 
-def write_blob_with_git(repo: Repository, data: bytes) -> str:
+def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob (`git hash-object -w`, no filters); its id."""
     args = ["hash-object", "-w", "--no-filters", "--stdin"]
     out = _written(repo, lambda: run_git(args, cwd=repo.common_dir, stdin=data).stdout)
     return out.decode("ascii").strip()
 
 
-def swap_ref_with_git(repo: Repository, ref: str, expected: str | None, new: str,
+def swap_ref(repo: Repository, ref: str, expected: str | None, new: str,
                       message: str) -> bool:
     """Move `ref` from `expected` (None: must not exist) to `new` under git's ref lock;
     False when another writer got there first or holds the lock."""

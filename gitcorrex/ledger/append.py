@@ -1,0 +1,183 @@
+"""The one ledger writer: drafts of plain values → canonical lines → one notes commit, moved
+by compare-and-swap.
+
+Every fact git correx records goes through `append_lines`: a plain `verify` hands it the
+observation's values, typed callers their payload's `line_fields()` (`ledger/drafts.py`).
+One append is one notes commit, whatever the number of events and subjects, so a reader
+never sees half of a fact. The envelope, the subject and anchor checks, the session `seq`s
+(taken from the ledger as it is on each attempt), the retries and the packing count are
+decided here once. No pydantic and no libgit2 are needed: the storage (`git/notes.py`)
+uses libgit2 only if this process opened it already, and the ledger is read (`LedgerView`,
+which scans with the envelope model) only when a draft names a session or a caller asks
+for preconditions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from gitcorrex.git import ledger_pack, notes
+from gitcorrex.git.anchor_policy import anchors_states
+from gitcorrex.git.identity import ledger_identity
+from gitcorrex.git.notes_ref import contention_error
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.canonical import format_instant
+from gitcorrex.model.event_line import SCHEMA_VERSION, event_line
+from gitcorrex.model.kind_names import KNOWN_KINDS
+from gitcorrex.model.provenance import Provenance
+from gitcorrex.model.session_object import (
+    check_session_id,
+    git_blob_oid,
+    session_object_bytes,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.ledger.view import LedgerView
+
+_HEX = frozenset("0123456789abcdef")
+
+
+class Draft(NamedTuple):
+    """A fact to record, as plain values: its kind, its fields (JSON values, no envelope
+    keys), what it is about, and the envelope's session, stage, step and state key.
+    `anchors` names extra objects (oid → "tree"/"blob") the ledger must keep alive (an
+    output blob); every subject is anchored anyway."""
+
+    kind: str
+    fields: Mapping[str, Any]
+    subjects: tuple[str, ...]
+    session: str | None = None
+    stage: str | None = None
+    step: str | None = None
+    state_key: str | None = None
+    anchors: Mapping[str, str] = {}
+
+
+Drafts = Sequence[Draft] | Callable[["LedgerView"], Sequence[Draft]]
+
+
+def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance: Provenance,
+                 max_attempts: int = 60) -> list[str]:
+    """Record `drafts` in one notes commit, retrying on contention; the lines written.
+
+    A callable is asked for the drafts again on every attempt, against the ledger as it is
+    then, so a precondition (and each session's next `seq`) is never checked on a stale
+    view. Exhausted retries raise LedgerContentionError (exit 3) with nothing written.
+    """
+    ref = notes.ledger_ref(repo)
+    notes.ensure_merge_strategy(repo, ref)
+    stamp = {"at": format_instant(now), **provenance.stamp()}
+    identity = ledger_identity(repo)
+    pack_every = ledger_pack.pack_interval(repo)  # a bad value stops us before writing
+    for attempt in range(max_attempts):
+        view = _view(repo, notes.ledger_tip(repo, ref))
+        batch = drafts(view) if callable(drafts) else drafts
+        if not batch:
+            return []
+        lines, appends, anchors = _plan(repo, view, batch, stamp)
+        new_tip = notes.commit_notes(repo, ref, expected_tip=view.tip, appends=appends,
+                                     anchors=anchors, identity=identity,
+                                     message=f"git correx: record {len(lines)} event(s)")
+        if new_tip is not None:
+            ledger_pack.note_appended(repo, new_tip, len(lines), every=pack_every)
+            _store_folds(repo, view, new_tip, appends, batch)
+            return lines
+        time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+    raise contention_error(repo, ref, max_attempts)
+
+
+def _view(repo: Repository, tip: str | None) -> LedgerView:
+    from gitcorrex.ledger.view import LedgerView  # reads nothing until asked
+
+    return LedgerView(repo, tip)
+
+
+_Plan = tuple[list[str], dict[str, bytes], dict[str, str]]
+
+
+def _plan(repo: Repository, view: LedgerView, batch: Sequence[Draft],
+          stamp: Mapping[str, Any]) -> _Plan:
+    """Lines per subject, anchors and the lines, with session seqs taken from `view`."""
+    next_seq: dict[str, int] = {}
+    appends: dict[str, dict[str, None]] = {}
+    anchors: dict[str, str] = {}
+    lines: list[str] = []
+    for draft in batch:
+        subjects = _subjects(repo, draft, anchors)
+        seq = None
+        if draft.session is not None:
+            seq = next_seq.get(draft.session) or view.last_seq(draft.session) + 1
+            next_seq[draft.session] = seq + 1
+        envelope = {"v": SCHEMA_VERSION, "kind": draft.kind, "subjects": subjects,
+                    "session": draft.session, "seq": seq, "stage": draft.stage,
+                    "step": draft.step, "state_key": draft.state_key, **stamp}
+        line = event_line(draft.fields, envelope)
+        for subject in subjects:
+            appends.setdefault(subject, {})[line] = None
+        lines.append(line)
+    data = {s: "".join(f"{line}\n" for line in ls).encode("ascii") for s, ls in appends.items()}
+    return lines, data, anchors
+
+
+def _subjects(repo: Repository, draft: Draft, anchors: dict[str, str]) -> list[str]:
+    """The draft's subjects plus its session object, all stored trees or blobs; every blob
+    subject anchored, tree subjects too unless `correx.anchorStates` is false; the draft's
+    own anchors must be what they claim. Asked of the object store in one lookup."""
+    if draft.kind not in KNOWN_KINDS:
+        raise ValueError(f"unknown event kind {draft.kind!r}: add its payload class to "
+                         "model/event_kinds.PAYLOAD_TYPES first")
+    subjects = list(dict.fromkeys(draft.subjects))
+    session_blob = None
+    if draft.session is not None:
+        check_session_id(draft.session)
+        session_blob = _session_object(repo, draft.session)
+        subjects = list(dict.fromkeys([*subjects, session_blob]))
+    if not subjects:
+        raise ValueError(f"a {draft.kind} event needs at least one subject or a session")
+    asked = [*subjects, *draft.anchors]
+    for oid in asked:
+        if len(oid) not in (40, 64) or not _HEX.issuperset(oid):
+            raise ValueError(f"{oid!r} is not a lowercase hex object id")
+    found = notes.object_types(repo, asked)
+    keep_trees = anchors_states(repo)  # correx.anchorStates false: trees do not travel
+    for oid, kind in zip(subjects, found[:len(subjects)], strict=True):
+        if kind is None and oid == session_blob and draft.session is not None:
+            kind = _stored_session_object(repo, draft.session)  # the session's first event
+        if kind not in ("tree", "blob"):
+            raise ValueError(f"subject {oid} must be a stored tree or blob, not {kind}")
+        if kind == "blob" or keep_trees:
+            anchors[oid] = kind
+    for (oid, wanted), kind in zip(draft.anchors.items(), found[len(subjects):], strict=True):
+        if kind != wanted:
+            raise ValueError(f"anchor {oid} is not a {wanted} in this repository")
+        anchors[oid] = wanted
+    return subjects
+
+
+def _session_object(repo: Repository, session: str) -> str:
+    """The id of the session's blob: computed in a sha1 repository (stored on its first
+    event, `_stored_session_object`), stored now in any other."""
+    data = session_object_bytes(session)
+    if repo.object_format == "sha1":
+        return git_blob_oid(data)
+    return notes.write_blob(repo, data)
+
+
+def _stored_session_object(repo: Repository, session: str) -> str:
+    notes.write_blob(repo, session_object_bytes(session))
+    return "blob"
+
+
+def _store_folds(repo: Repository, view: LedgerView, tip: str,
+                 appends: Mapping[str, bytes], batch: Sequence[Draft]) -> None:
+    """Keep the fold of every session note this append extended, for the next reader."""
+    sessions = {draft.session for draft in batch if draft.session is not None}
+    if sessions:
+        from gitcorrex.ledger.session_folds import store_session_folds
+
+        store_session_folds(repo, view.scanned_after, tip, appends, sessions)

@@ -1,0 +1,71 @@
+"""The ledger at one tip, read as a compare-and-swap attempt needs it: the notes it asks
+for, each scanned once, so a precondition (and a session's next `seq`) is decided on the
+ledger the append will extend, never on a stale read.
+
+Constructing one reads nothing and imports no model: a writer that asks it nothing (a plain
+`verify`) pays neither pydantic nor a read of a note.
+"""
+
+from __future__ import annotations
+
+from gitcorrex.git import notes
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.session_object import session_object_oid
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.model.events import RecordedEvent
+    from gitcorrex.model.note_lines import LedgerEntry, NoteScan, ScannedNotes
+
+
+class LedgerView:
+    """The ledger at `tip` (None: nothing recorded yet); notes are read on first use."""
+
+    def __init__(self, repo: Repository, tip: str | None) -> None:
+        self._repo = repo
+        self.tip = tip
+        self._cache: dict[str, ScannedNotes] = {}
+        self._scans: dict[str, tuple[NoteScan, int]] = {}
+
+    @classmethod
+    def at_tip(cls, repo: Repository) -> LedgerView:
+        """The ledger as it is now (its tip read once; None before the first append)."""
+        return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
+
+    def events_on(self, subject: str) -> list[RecordedEvent]:
+        """Events in the note on `subject`, in note order; [] when it has none."""
+        return [entry.event() for entry in self.scanned_on(subject).entries]
+
+    def session_events(self, session: str) -> list[RecordedEvent]:
+        """The session's events in session order; [] for a session never recorded."""
+        return [entry.event() for entry in self.session_entries(session)]
+
+    def last_seq(self, session: str) -> int:
+        """The session's highest seq so far (its revision); 0 before its first event."""
+        return max((entry.seq or 0 for entry in self.session_entries(session)), default=0)
+
+    def session_entries(self, session: str) -> list[LedgerEntry]:
+        """The session's entries in session order (kind fields unparsed); [] when none."""
+        found = self.scanned_on(session_object_oid(session)).entries
+        mine = [entry for entry in found if entry.session == session]
+        return sorted(mine, key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
+
+    def scanned_after(self, subject: str, appended: bytes) -> ScannedNotes | None:
+        """What a scan of `subject`'s note gives once `appended` is added to it (call it
+        once, after the append); None when this view never read that note."""
+        if subject not in self._scans:
+            return None
+        scan, next_row = self._scans.pop(subject)
+        scan.add(subject, appended, next_row)
+        return scan.result()
+
+    def scanned_on(self, subject: str) -> ScannedNotes:
+        """The note on `subject` at this tip: its entries and its doubtful lines."""
+        if subject not in self._cache:
+            from gitcorrex.model.note_lines import NoteScan  # the envelope model
+
+            note = notes.read_note(self._repo, self.tip, subject)
+            scan = NoteScan()
+            self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
+            self._cache[subject] = scan.result()
+        return self._cache[subject]

@@ -1,0 +1,64 @@
+"""The one question every caller asks about a session: its state, folded from the ledger as
+it is now (`session status`, the hooks, agent calls, settlement, the API and MCP).
+
+What is deferred, and why: a session's state depends on nothing but the blobs of its note,
+so the fold is kept by those ids (`git/fold_store.py`; every append stores the fold of the
+notes it extends, `ledger/session_folds.py`) and rebuilt only when the note changed. The
+common answer is then one `git ls-tree` and a small JSON file: no pydantic, no event
+models, no libgit2, which every agent tool call in a session would otherwise pay (~0.2 s).
+"""
+
+from __future__ import annotations
+
+from gitcorrex import ledger
+from gitcorrex.errors import UsageError
+from gitcorrex.git.fold_store import load_fold, store_fold
+from gitcorrex.git.repository import Repository
+from gitcorrex.model.session_object import check_session_id, session_object_oid
+from gitcorrex.model.session_state import SessionState
+
+
+def session_state(repo: Repository, session: str) -> SessionState:
+    """The session's state at the ledger's tip; `exists` is False for a session the ledger
+    does not hold. An id that cannot name a session is a UsageError (exit 2)."""
+    check_session_id(session)
+    subject = session_object_oid(session)
+    note = ledger.note_blobs(repo, [subject])
+    blobs = note.blobs.get(subject, [])
+    stored = load_fold(repo.common_dir, subject, blobs) if blobs else None
+    if isinstance(stored, dict):
+        try:
+            return SessionState.from_json(stored)
+        except (KeyError, TypeError, ValueError):
+            pass  # not a fold this version wrote: fold again
+    state = _fold(session, note.read([subject]).get(subject, b""))
+    if state.exists:
+        store_fold(repo.common_dir, subject, blobs, state.as_json())
+    return state
+
+
+def _fold(session: str, note: bytes) -> SessionState:
+    """The fold `replay --session` runs, on the note's lines (the models load only here)."""
+    from gitcorrex.model.note_lines import scan_notes
+    from gitcorrex.replay.session_entries import fold_entries
+
+    scanned = scan_notes([(session_object_oid(session), note)] if note else [])
+    return fold_entries(session, scanned.entries, scanned.problems)
+
+
+def existing_state(repo: Repository, session: str) -> SessionState:
+    """The state of a session that must exist; exit 2 naming the id otherwise."""
+    state = session_state(repo, session)
+    if not state.exists:
+        raise UsageError(f"no session {session!r} in the ledger",
+                         hint="list sessions with `git correx session list`")
+    return state
+
+
+def state_at(view: ledger.LedgerView, session: str) -> SessionState:
+    """The session's state at one ledger tip (inside a compare-and-swap attempt, where the
+    state must be the one the append extends, never a stored one)."""
+    from gitcorrex.replay.session_entries import fold_entries
+
+    scanned = view.scanned_on(session_object_oid(session))
+    return fold_entries(session, scanned.entries, scanned.problems)
