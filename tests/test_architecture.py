@@ -5,7 +5,7 @@
     orchestration  session/ (settlement, lock, re-plan)
     capabilities   gates, manifest, plan, review, sync, attest, demo, verify
     services       symbols, runner (capabilities build on them)
-    ledger         ledger/, ledger_blobs.py, ledger_append.py and the pure folds of replay/
+    ledger         ledger/ (the one door to the facts) and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # replay holds pure folds over model records (no I/O): the ledger may fold what it
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
-    ("ledger", frozenset({"ledger", "ledger_blobs", "ledger_append"})),
+    ("ledger", frozenset({"ledger"})),
     ("services", frozenset({"symbols", "runner"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo", "verify"})),
@@ -422,9 +422,11 @@ def test_git_config_is_read_one_way() -> None:
     assert offenders == []
 
 
-NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup"}
-NOTE_READ_FUNCTIONS = {"read_note", "read_all_notes", "iter_all_notes"}
-NOTE_READERS = ("git/", "ledger/", "ledger_blobs.py")
+NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup",
+                     "gitcorrex.git.notes_libgit2", "gitcorrex.git.notes_plumbing"}
+NOTE_READ_FUNCTIONS = {"read_note", "read_notes_for", "iter_all_notes", "note_blobs_at",
+                       "note_blob_ids", "commit_notes"}
+NOTE_READERS = ("git/", "ledger/")
 
 
 def note_reads_of(path: Path) -> set[str]:
@@ -445,8 +447,8 @@ def note_reads_of(path: Path) -> set[str]:
 
 
 def test_only_the_ledger_reads_notes() -> None:
-    """Notes are read by the ledger (`ledger/`, and `ledger_blobs.py` for the paths that
-    load no pygit2); everything else asks it, so a note is parsed and checked one way."""
+    """Notes are read and written by the ledger (`ledger/`) alone; everything else asks it,
+    so a note is parsed, checked and appended one way."""
     offenders = [f"{rel}: {sorted(found)}" for path in sorted(PACKAGE.rglob("*.py"))
                  if not (rel := str(path.relative_to(PACKAGE))).startswith(NOTE_READERS)
                  and (found := note_reads_of(path))]

@@ -77,21 +77,13 @@ def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
 
 
 def log(rest: Sequence[str]) -> int | None:
-    """`log [RANGE…] [--json]` (revisions only, no other option) on the light path."""
-    from gitcorrex.cli.log_render import log_output
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.review.log_light import light_log
+    """`log [RANGE…] [--json]` (revisions only, no other option)."""
+    from gitcorrex.cli.log_render import print_log
 
     revisions = [arg for arg in rest if arg != "--json"]
     if any(arg.startswith("-") for arg in revisions) or rest.count("--json") > 1:
         return None
-    result = light_log(discover_with_git(Path.cwd()), revisions=revisions, limit=None)
-    if result is None:
-        return None
-    out, err = log_output(result, as_json="--json" in rest)
-    sys.stderr.write(err)
-    sys.stdout.write(out)
-    return ExitCode.OK
+    return print_log(revisions, limit=None, verify_signatures=False, as_json="--json" in rest)
 
 
 def session_status(rest: Sequence[str]) -> int | None:

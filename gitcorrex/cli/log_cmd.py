@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.cli.options import json_option
 
 
 @click.command()
@@ -21,19 +21,7 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
     ✓ pass, ✗ fail, ? unavailable, - none (unverified). Keyed by tree: a rebased commit
     with an identical tree shows the same status. Reads only; exit 0.
     """
-    from gitcorrex.cli.log_render import log_output
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.review.log_light import light_log
+    from gitcorrex.cli.log_render import print_log
 
-    repo = discover_with_git(start_dir())
-    result = None if verify_signatures else light_log(repo, revisions=list(revisions),
-                                                      limit=limit)
-    if result is None:
-        from gitcorrex.review.log import log_commits
-
-        result = log_commits(repo, revisions=list(revisions), limit=limit,
-                             verify_signatures=verify_signatures)
-    out, err = log_output(result, as_json=as_json)
-    click.echo(err, err=True, nl=False)
-    click.echo(out, nl=False)
-    return 0
+    return print_log(list(revisions), limit=limit, verify_signatures=verify_signatures,
+                     as_json=as_json)

@@ -1,8 +1,10 @@
-"""`git correx log` output, shared by the click command and the click-free fast path."""
+"""`git correx log` after its options are parsed: the one use case and its output. Click-
+free: the start-up path (no click) and the click command both call `print_log`."""
 
 from __future__ import annotations
 
 import json
+import sys
 
 from gitcorrex.model.printable import printable
 from gitcorrex.review.log_lines import LogLine, LogResult
@@ -32,3 +34,19 @@ def render_line(line: LogLine) -> str:
     if line.signer is not None:
         text += f"  [{printable(line.signer.describe())}]"
     return text
+
+
+def print_log(revisions: list[str], *, limit: int | None, verify_signatures: bool,
+              as_json: bool) -> int:
+    """Print one line per commit (or the `--json` document), problems on stderr; exit 0."""
+    from pathlib import Path
+
+    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.review.log import log_commits
+
+    result = log_commits(discover_with_git(Path.cwd()), revisions=revisions, limit=limit,
+                         verify_signatures=verify_signatures)
+    out, err = log_output(result, as_json=as_json)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
+    return 0

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from gitcorrex.ledger.note_blobs import NoteBlobs as NoteBlobs
     from gitcorrex.ledger.note_blobs import note_blobs as note_blobs
     from gitcorrex.ledger.read import LedgerRead as LedgerRead
+    from gitcorrex.ledger.read import ledger_tip as ledger_tip
     from gitcorrex.ledger.read import read_all as read_all
     from gitcorrex.ledger.read import read_subject as read_subject
     from gitcorrex.ledger.view import LedgerView as LedgerView
@@ -39,6 +40,7 @@ FACE = {
     "NoteBlobs": "gitcorrex.ledger.note_blobs",
     "note_blobs": "gitcorrex.ledger.note_blobs",
     "LedgerRead": "gitcorrex.ledger.read",
+    "ledger_tip": "gitcorrex.ledger.read",
     "read_all": "gitcorrex.ledger.read",
     "read_subject": "gitcorrex.ledger.read",
     "LedgerView": "gitcorrex.ledger.view",

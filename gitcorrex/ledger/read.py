@@ -50,3 +50,8 @@ def read_all(repo: Repository, *, check_fields: bool = False) -> LedgerRead:
     tip = notes.ledger_tip(repo, ref)
     scanned = scan_notes(notes.iter_all_notes(repo, tip), check_fields=check_fields)
     return LedgerRead(ref, tip, scanned.entries, scanned.problems, scanned.unfit)
+
+
+def ledger_tip(repo: Repository) -> str | None:
+    """The ledger's current tip; None before the first append."""
+    return notes.ledger_tip(repo, notes.ledger_ref(repo))

@@ -2,8 +2,8 @@
 the host name, stamped on every event.
 
 It tells apart two processes of the same user on the same host (two agents in two
-worktrees), which identity and host alone cannot. Beside the models, free of them: both
-the model writer (`ledger/provenance.py`) and the plain one (`ledger_append.py`) stamp it.
+worktrees), which identity and host alone cannot. Beside the models, free of them: every
+writer stamps it (`ledger/provenance.py`, through `ledger/append.py`).
 """
 
 from __future__ import annotations

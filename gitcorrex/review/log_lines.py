@@ -1,6 +1,6 @@
 """What one `git correx log` line holds, as plain values: a commit, its tree's status and
-(with `--verify-signatures`) who signed the ledger commit. No models here: the log's light
-path (`log_light.py`) builds these without loading pydantic."""
+(with `--verify-signatures`) who signed the ledger commit. No models here: statuses kept
+by note content (`tree_statuses.py`) become these without loading pydantic."""
 
 from __future__ import annotations
 

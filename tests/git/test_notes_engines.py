@@ -1,4 +1,6 @@
-"""The notes commit made with git's plumbing equals the one libgit2 makes, CAS included."""
+"""The two storage engines of `git/notes.py` agree: the notes commit made with git's
+plumbing equals the one libgit2 makes (CAS included), every read answers the same, and the
+engine is chosen by whether this process opened libgit2 on the repository."""
 
 from __future__ import annotations
 
@@ -8,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git import notes
-from gitcorrex.git.notes_write import commit_notes_with_git
-from gitcorrex.git.repository import Repository
+from gitcorrex.errors import UnavailableError
+from gitcorrex.git import notes, notes_libgit2, notes_plumbing
+from gitcorrex.git.repository import Repository, discover_with_git
 from tests.conftest import git
 from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
 from tests.review.test_signatures import configure_signing, ssh_key
@@ -20,16 +22,17 @@ Anchors = dict[str, str]
 
 
 def by_libgit2(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
-    new = notes.commit_notes(repo, REF, expected_tip=tip, appends=appends,
-                             anchors=anchors, message="git correx: record 1 event(s)",
-                             identity=IDENTITY)  # type: ignore[arg-type]
+    new = notes_libgit2.commit_notes(repo, REF, expected_tip=tip, appends=appends,
+                                     anchors=anchors, message="git correx: record 1 event(s)",
+                                     identity=IDENTITY)  # type: ignore[arg-type]
     assert new is not None
     return new
 
 
 def by_git(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
-    new = commit_notes_with_git(repo, REF, expected_tip=tip, appends=appends, anchors=anchors,
-                                message="git correx: record 1 event(s)", identity=IDENTITY)
+    new = notes_plumbing.commit_notes(repo, REF, expected_tip=tip, appends=appends,
+                                      anchors=anchors, message="git correx: record 1 event(s)",
+                                      identity=IDENTITY)
     assert new is not None
     return new
 
@@ -91,11 +94,11 @@ def test_git_writer_loses_a_race_without_moving_the_ref(repo: Path) -> None:
     handle = open_repo(repo)
     first = by_git(handle, None, {tree: b"one\n"}, {})
     second = by_git(handle, first, {tree: b"two\n"}, {})
-    stale = commit_notes_with_git(handle, REF, expected_tip=first, appends={tree: b"lost\n"},
+    stale = notes_plumbing.commit_notes(handle, REF, expected_tip=first, appends={tree: b"lost\n"},
                                   anchors={}, message="m", identity=IDENTITY)
     assert stale is None
     assert git(repo, "rev-parse", REF).strip() == second
-    assert commit_notes_with_git(handle, REF, expected_tip=None, appends={tree: b"lost\n"},
+    assert notes_plumbing.commit_notes(handle, REF, expected_tip=None, appends={tree: b"lost\n"},
                                  anchors={}, message="m", identity=IDENTITY) is None
     assert "lost" not in git(repo, "notes", "--ref", REF, "show", tree)
 
@@ -107,7 +110,7 @@ def test_git_writer_waits_for_no_one_when_the_ref_is_locked(repo: Path) -> None:
     lock = Path(handle.common_dir, f"{REF}.lock")
     lock.write_text("")
     try:
-        assert commit_notes_with_git(handle, REF, expected_tip=first, appends={tree: b"x\n"},
+        assert notes_plumbing.commit_notes(handle, REF, expected_tip=first, appends={tree: b"x\n"},
                                      anchors={}, message="m", identity=IDENTITY) is None
     finally:
         lock.unlink()
@@ -122,3 +125,50 @@ def test_git_writer_signs_as_the_libgit2_writer_does(repo: Path, tmp_path: Path)
     both_writers(repo, tip, {tree: b"two\n"}, {})
     assert "gpgsig SIGNED" in shape(repo, git(repo, "rev-parse", REF).strip())
     git(repo, "verify-commit", REF)
+
+
+def test_both_engines_read_the_same_ledger(repo: Path) -> None:
+    """A ledger with a note split over two fanouts (git's own `notes add` at the flat
+    place, ours at `ab/`), a blob subject and an absent one: every read agrees."""
+    tree = head_tree(repo)
+    output = blob(repo, b"output\n")
+    git(repo, "notes", f"--ref={REF}", "add", "-m", "flat", tree)
+    flat = git(repo, "rev-parse", REF).strip()
+    tip = both_writers(repo, flat, {tree: b"ours\n", output: b"two\n"}, {output: "blob"})
+    in_process, by_git = open_repo(repo), discover_with_git(repo)
+    assert not by_git.has_libgit2() and in_process.has_libgit2()
+    absent = "0" * 40
+    for engine, handle in ((notes_libgit2, in_process), (notes_plumbing, by_git)):
+        assert engine.ledger_tip(handle, REF) == tip
+        assert engine.object_types(handle, [tree, output, tip, absent]) == [
+            "tree", "blob", "commit", None]
+    assert notes.read_note(in_process, tip, tree) == notes.read_note(by_git, tip, tree)
+    assert notes.read_note(by_git, tip, tree) == b"flat\nours\n"
+    assert notes.note_blob_ids(in_process, tip, tree) == notes.note_blob_ids(by_git, tip, tree)
+    for handle in (in_process, by_git):
+        assert notes.read_notes_for(handle, tip, [tree, output, absent]) == {
+            tree: b"flat\nours\n", output: b"two\n"}
+        assert notes.note_blobs_at(handle, REF, [tree, absent]) == {
+            tree: notes.note_blob_ids(by_git, tip, tree)}
+
+
+def test_a_ledger_not_yet_written_reads_as_empty_with_either_engine(repo: Path) -> None:
+    for handle in (open_repo(repo), discover_with_git(repo)):
+        assert notes.ledger_tip(handle, REF) is None
+        assert notes.note_blobs_at(handle, REF, [head_tree(repo)]) == {}
+
+
+def test_a_ref_that_is_no_commit_is_an_error_never_an_empty_ledger(repo: Path) -> None:
+    git(repo, "update-ref", REF, head_tree(repo))  # a tree where a commit belongs
+    with pytest.raises(UnavailableError, match="does not point at a commit"):
+        notes.ledger_tip(discover_with_git(repo), REF)
+    with pytest.raises(UnavailableError, match="not a notes commit"):
+        notes.note_blobs_at(discover_with_git(repo), REF, [head_tree(repo)])
+
+
+def test_the_engine_is_libgit2_only_once_this_process_opened_it(repo: Path) -> None:
+    handle = discover_with_git(repo)
+    assert notes.write_blob(handle, b"x\n") == blob(repo, b"x\n")
+    assert not handle.has_libgit2()  # the write went through git: nothing opened libgit2
+    handle.libgit2()
+    assert handle.has_libgit2()
