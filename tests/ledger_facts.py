@@ -103,11 +103,11 @@ def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object],
     from tests.conftest import git
 
     who = provenance()
-    actor = {**who.actor.model_dump(mode="json"), **(actor_extra or {})}
+    actor = {**dict(who.actor), **(actor_extra or {})}
     envelope = {"v": 1, "kind": kind, "at": format_instant(T0 + timedelta(seconds=seconds)),
                 "subjects": [subject], "session": None, "seq": None, "stage": None,
                 "step": None, "state_key": state_key, "actor": actor,
-                "tool": who.tool.model_dump(mode="json")}
+                "tool": dict(who.tool)}
     line = event_line(fields, envelope)
     notes = git(path, "notes", "--ref", "correx", "list")
     old = git(path, "notes", "--ref", "correx", "show", subject) if subject in notes else ""

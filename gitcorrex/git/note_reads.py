@@ -1,5 +1,6 @@
-"""Reading one subject's note with the git binary: for read paths that must not load
-libgit2 (pygit2 costs ~70 ms to import, more than the whole read).
+"""The ledger's notes read with git's plumbing (the reads of `notes.py`'s plumbing engine):
+for processes that have not loaded libgit2 (pygit2 costs ~70 ms to import, more than the
+whole read). Nothing here imports the writer or `typing`: a status read loads only this.
 
 Two processes at most: `git ls-tree` finds the note's blobs at every fanout git may have
 written (one subject's note can be split across fanouts; a full read concatenates them,
@@ -12,7 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gitcorrex.errors import UnavailableError
 from gitcorrex.git.process import run_git
+from gitcorrex.git.repository import Repository
 
 MAX_FANOUT = 3  # 256**3 notes per subtree level: deeper is never written
 MANY_SUBJECTS = 32  # beyond this, listing every note is cheaper than 4 pathspecs each
@@ -114,3 +117,47 @@ def join_note_parts(parts: list[bytes]) -> bytes:
             joined += b"\n"
         joined += part
     return joined
+
+
+def ledger_tip(repo: Repository, ref: str) -> str | None:
+    """The commit the notes ref points at, or None when nothing was recorded yet."""
+    result = run_git(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"],
+                     cwd=repo.common_dir, check=False)
+    if result.returncode == 0:
+        return result.stdout.decode("ascii").strip()
+    if run_git(["rev-parse", "-q", "--verify", ref], cwd=repo.common_dir,
+               check=False).returncode == 0:
+        raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
+                               hint="run `git fsck`; fetch the ledger ref again")
+    return None
+
+
+def read_notes_for(repo: Repository, tip: str | None,
+                   subjects: list[str]) -> dict[str, bytes]:
+    """subject → its note's bytes at `tip` (absent: no note), every subject's blobs found
+    by one `git ls-tree` and read by one `git cat-file --batch`."""
+    if tip is None:
+        return {}
+    blobs = note_blob_map(repo, tip, subjects)
+    contents = read_blob_map(repo.common_dir, [oid for oids in blobs.values() for oid in oids])
+    return {subject: join_note_parts([contents[oid] for oid in oids])
+            for subject, oids in blobs.items()}
+
+
+def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, list[str]]:
+    """subject → the blobs of its note at `ref` (one `git ls-tree` of the ref itself); {}
+    when the ref does not exist yet; a ref that is not a notes commit is an error."""
+    found = note_blobs_for(repo.common_dir, f"{ref}^{{commit}}", subjects)
+    if found is not None:
+        return found
+    tip = ledger_tip(repo, ref)  # None: nothing recorded yet; not a commit: raises
+    return {} if tip is None else note_blob_map(repo, tip, subjects)
+
+
+def note_blob_map(repo: Repository, tip: str, subjects: list[str]) -> dict[str, list[str]]:
+    """subject → the blobs of its note at `tip`, in read order (absent: no note)."""
+    found = note_blobs_for(repo.common_dir, tip, subjects)
+    if found is None:
+        raise UnavailableError(f"ledger tip {tip} is not a notes commit in {repo.git_dir}",
+                               hint="run `git fsck`; fetch the ledger ref again")
+    return found

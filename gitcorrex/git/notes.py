@@ -12,28 +12,51 @@ bytes, str.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-
-from gitcorrex.git import notes_plumbing
-from gitcorrex.git.identity import LedgerIdentity
+from gitcorrex.git import note_reads
 from gitcorrex.git.note_reads import expand_notes_ref, read_blob_map
-from gitcorrex.git.notes_ref import ensure_merge_strategy as ensure_merge_strategy
-from gitcorrex.git.notes_ref import invalid_ref_error
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
     from types import ModuleType
 
+    from gitcorrex.git.identity import LedgerIdentity
 
-def _engine(repo: Repository) -> ModuleType:
-    """libgit2 when this process opened it on `repo` already, else git's plumbing."""
-    if repo.has_libgit2():
+
+def _in_process(repo: Repository) -> bool:
+    """libgit2 when this process opened it on `repo` already, or when the repository's
+    object format is not sha1 (libgit2 then says whether it can read it at all, exit 2);
+    else git's plumbing."""
+    return repo.has_libgit2() or repo.object_format != "sha1"
+
+
+def _writer(repo: Repository) -> ModuleType:
+    """The engine that writes (its module loads only when something is written)."""
+    if _in_process(repo):
         from gitcorrex.git import notes_libgit2
 
         return notes_libgit2
+    from gitcorrex.git import notes_plumbing
+
     return notes_plumbing
+
+
+def _reader(repo: Repository) -> ModuleType:
+    """The engine that reads: libgit2 in-process, else `note_reads` (no writer, no typing)."""
+    if _in_process(repo):
+        from gitcorrex.git import notes_libgit2
+
+        return notes_libgit2
+    return note_reads
+
+
+def ensure_merge_strategy(repo: Repository, ref: str) -> None:
+    """Set notes.<name>.mergeStrategy=cat_sort_uniq when unset: the one lossless merge."""
+    from gitcorrex.git.notes_ref import ensure_merge_strategy as ensure
+
+    ensure(repo, ref)
 
 
 def ledger_ref(repo: Repository) -> str:
@@ -46,25 +69,27 @@ def ledger_ref(repo: Repository) -> str:
     ref = expand_notes_ref(value)
     if value and run_git(["check-ref-format", ref], cwd=repo.common_dir,
                          check=False).returncode != 0:
+        from gitcorrex.git.notes_ref import invalid_ref_error
+
         raise invalid_ref_error(value)
     return ref
 
 
 def ledger_tip(repo: Repository, ref: str) -> str | None:
     """The commit the notes ref points at, or None when nothing was recorded yet."""
-    tip: str | None = _engine(repo).ledger_tip(repo, ref)
+    tip: str | None = _reader(repo).ledger_tip(repo, ref)
     return tip
 
 
 def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob (no filters); its id. Idempotent."""
-    oid: str = _engine(repo).write_blob(repo, data)
+    oid: str = _writer(repo).write_blob(repo, data)
     return oid
 
 
 def object_types(repo: Repository, oids: list[str]) -> list[str | None]:
     """Each object's type ("tree", "blob", "commit", "tag"); None where it is not stored."""
-    types: list[str | None] = _engine(repo).object_types(repo, oids)
+    types: list[str | None] = _writer(repo).object_types(repo, oids)
     return types
 
 
@@ -76,21 +101,21 @@ def read_note(repo: Repository, tip: str | None, subject: str) -> bytes | None:
 def read_notes_for(repo: Repository, tip: str | None, subjects: list[str]) -> dict[str, bytes]:
     """subject → its note's bytes at `tip`; a subject without a note is absent (unverified).
     A note split over several fanouts reads as one, deeper fanouts first."""
-    if repo.has_libgit2():
+    if _in_process(repo):
         from gitcorrex.git.notes_lookup import read_notes_for as read_in_process
 
         return read_in_process(repo, tip, subjects)
-    return notes_plumbing.read_notes_for(repo, tip, subjects)
+    return note_reads.read_notes_for(repo, tip, subjects)
 
 
 def note_blob_ids(repo: Repository, tip: str, subject: str) -> list[str]:
     """The blobs holding the note on `subject` at `tip`, in read order; [] for no note.
     They identify the note's content: what is derived from it can be kept by them."""
-    if repo.has_libgit2():
+    if _in_process(repo):
         from gitcorrex.git import notes_libgit2
 
         return notes_libgit2.note_blob_ids(repo, tip, subject)
-    return notes_plumbing.note_blob_map(repo, tip, [subject]).get(subject, [])
+    return note_reads.note_blob_map(repo, tip, [subject]).get(subject, [])
 
 
 def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, list[str]]:
@@ -98,7 +123,7 @@ def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, 
     before the first append), for many subjects at once: one `git ls-tree` with plumbing.
     Blob ids identify a note's content, so a reader can key what it derives by them and
     read the blobs (`read_blobs`) only when they changed."""
-    if repo.has_libgit2():
+    if _in_process(repo):
         from gitcorrex.git import notes_libgit2
 
         tip = notes_libgit2.ledger_tip(repo, ref)
@@ -106,7 +131,7 @@ def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, 
             return {}
         found = {s: notes_libgit2.note_blob_ids(repo, tip, s) for s in dict.fromkeys(subjects)}
         return {subject: blobs for subject, blobs in found.items() if blobs}
-    return notes_plumbing.note_blobs_at(repo, ref, subjects)
+    return note_reads.note_blobs_at(repo, ref, subjects)
 
 
 def read_blobs(repo: Repository, oids: list[str]) -> dict[str, bytes]:
@@ -129,7 +154,7 @@ def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
     `expected_tip`; the ref moves only if it still points there. The new tip, or None when
     another writer got there first or holds the lock (the caller re-reads and retries). A
     crash leaves the ref at the old or the new commit, never in between."""
-    new: str | None = _engine(repo).commit_notes(
+    new: str | None = _writer(repo).commit_notes(
         repo, ref, expected_tip=expected_tip, appends=appends, anchors=anchors,
         message=message, identity=identity)
     return new
@@ -138,5 +163,5 @@ def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
 def swap_ref(repo: Repository, ref: str, expected: str | None, new: str, message: str) -> bool:
     """Compare-and-swap `ref` from `expected` (None: must not exist yet) to `new`; False
     when another writer got there first or holds the lock."""
-    moved: bool = _engine(repo).swap_ref(repo, ref, expected, new, message)
+    moved: bool = _writer(repo).swap_ref(repo, ref, expected, new, message)
     return moved

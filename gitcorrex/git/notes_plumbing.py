@@ -12,7 +12,8 @@ unset: libgit2 stamps the current time, so must we), and `update-ref REF NEW OLD
 ref only if it still points at OLD: git's own compare-and-swap under the ref's lock. A note
 git left at another fanout (flat, or `ab/cd/…` after many notes) is rare: then the append
 is handed to `notes_libgit2.commit_notes`. Reads are two processes at most: `git ls-tree`
-finds a note's blobs, `git cat-file --batch` reads them (`note_reads.py`).
+finds a note's blobs, `git cat-file --batch` reads them: those live in `note_reads.py`,
+which a reader imports without this writer.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from gitcorrex.errors import (
 )
 from gitcorrex.git.cat_file import ObjectReader, StoredObject
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.note_reads import join_note_parts, note_blobs_for, read_blob_map
+from gitcorrex.git.note_reads import join_note_parts
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.ref_create import create_ref_if_absent
@@ -53,53 +54,9 @@ class OtherFanoutError(Exception):
     """A note sits at a fanout this writer does not edit; libgit2's writer will."""
 
 
-def ledger_tip(repo: Repository, ref: str) -> str | None:
-    """The commit the notes ref points at, or None when nothing was recorded yet."""
-    result = run_git(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"],
-                     cwd=repo.common_dir, check=False)
-    if result.returncode == 0:
-        return result.stdout.decode("ascii").strip()
-    if run_git(["rev-parse", "-q", "--verify", ref], cwd=repo.common_dir,
-               check=False).returncode == 0:
-        raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
-                               hint="run `git fsck`; fetch the ledger ref again")
-    return None
-
-
 def object_types(repo: Repository, oids: list[str]) -> list[str | None]:
     """Each object's type ("tree", "blob", "commit", "tag"); None where it is not stored."""
     return [None if found is None else found.kind for found in lookup_objects(repo, oids)]
-
-
-def read_notes_for(repo: Repository, tip: str | None,
-                   subjects: list[str]) -> dict[str, bytes]:
-    """subject → its note's bytes at `tip` (absent: no note), every subject's blobs found
-    by one `git ls-tree` and read by one `git cat-file --batch`."""
-    if tip is None:
-        return {}
-    blobs = note_blob_map(repo, tip, subjects)
-    contents = read_blob_map(repo.common_dir, [oid for oids in blobs.values() for oid in oids])
-    return {subject: join_note_parts([contents[oid] for oid in oids])
-            for subject, oids in blobs.items()}
-
-
-def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, list[str]]:
-    """subject → the blobs of its note at `ref` (one `git ls-tree` of the ref itself); {}
-    when the ref does not exist yet; a ref that is not a notes commit is an error."""
-    found = note_blobs_for(repo.common_dir, ref, subjects)
-    if found is not None:
-        return found
-    tip = ledger_tip(repo, ref)  # None: nothing recorded yet; not a commit: raises
-    return {} if tip is None else note_blob_map(repo, tip, subjects)
-
-
-def note_blob_map(repo: Repository, tip: str, subjects: list[str]) -> dict[str, list[str]]:
-    """subject → the blobs of its note at `tip`, in read order (absent: no note)."""
-    found = note_blobs_for(repo.common_dir, tip, subjects)
-    if found is None:
-        raise UnavailableError(f"ledger tip {tip} is not a notes commit in {repo.git_dir}",
-                               hint="run `git fsck`; fetch the ledger ref again")
-    return found
 
 
 def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,

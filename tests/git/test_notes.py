@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git import notes
+from gitcorrex.git import notes, notes_libgit2
 from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.repository import Repository, discover_in_process
 from tests.conftest import git
@@ -70,7 +70,7 @@ def test_read_note_finds_a_note_git_wrote_at_the_root(repo: Path) -> None:
     handle = open_repo(repo)
     tip = notes.ledger_tip(handle, REF)
     assert notes.read_note(handle, tip, tree) == b"by git\n"
-    assert notes.read_all_notes(handle, tip) == [(tree, b"by git\n")]
+    assert list(notes.iter_all_notes(handle, tip)) == [(tree, b"by git\n")]
 
 
 def test_read_note_finds_a_two_level_fanout(repo: Path) -> None:
@@ -83,7 +83,7 @@ def test_read_note_finds_a_two_level_fanout(repo: Path) -> None:
     handle = open_repo(repo)
     tip = notes.ledger_tip(handle, REF)
     assert notes.read_note(handle, tip, tree) == b"deep\n"
-    assert notes.read_all_notes(handle, tip) == [(tree, b"deep\n")]
+    assert list(notes.iter_all_notes(handle, tip)) == [(tree, b"deep\n")]
     assert git(repo, "notes", "--ref", "correx", "show", tree) == "deep\n"
 
 
@@ -93,7 +93,7 @@ def test_read_all_notes_does_not_descend_into_anchors(make_repo: Callable[..., P
     tree = head_tree(path)
     handle = open_repo(path)
     tip = commit(handle, {tree: b"real\n"}, {tree: "tree"})
-    assert notes.read_all_notes(handle, tip) == [(tree, b"real\n")]
+    assert list(notes.iter_all_notes(handle, tip)) == [(tree, b"real\n")]
 
 
 def test_appending_moves_a_root_note_to_fanout_keeping_its_content(repo: Path) -> None:
@@ -128,7 +128,7 @@ def test_commit_notes_reports_a_held_lock_as_a_lost_race(repo: Path) -> None:
     tree = head_tree(repo)
     handle = open_repo(repo)
     first = commit(handle, {tree: b"1\n"}, {tree: "tree"})
-    lock = notes.ref_lock_path(handle, REF)
+    lock = notes_libgit2.ref_lock_path(handle, REF)
     lock.write_text("")
     assert commit(handle, {tree: b"2\n"}, expected=first) is None
     assert lock.exists(), "a lock file is never removed automatically"
@@ -164,15 +164,14 @@ def test_object_type_and_write_blob(repo: Path) -> None:
     handle = open_repo(repo)
     blob = notes.write_blob(handle, b"payload\n")
     assert git(repo, "cat-file", "-p", blob) == "payload\n"
-    assert notes.object_type(handle, blob) == "blob"
-    assert notes.object_type(handle, head_tree(repo)) == "tree"
-    assert notes.object_type(handle, "0" * 40) is None
+    assert notes.object_types(handle, [blob, head_tree(repo), "0" * 40]) == ["blob", "tree",
+                                                                              None]
 
 
 def test_missing_ledger_reads_as_nothing(repo: Path) -> None:
     handle = open_repo(repo)
     assert notes.ledger_tip(handle, REF) is None
-    assert notes.read_all_notes(handle, None) == []
+    assert list(notes.iter_all_notes(handle, None)) == []
     assert notes.read_note(handle, None, head_tree(repo)) is None
 
 
@@ -181,5 +180,5 @@ def test_iterating_all_notes_equals_reading_them(repo: Path) -> None:
     handle = open_repo(repo)
     blob = notes.write_blob(handle, b"plan\n")
     tip = commit(handle, {tree: b"a\n", blob: b"b\n"}, {tree: "tree", blob: "blob"})
-    assert list(notes.iter_all_notes(handle, tip)) == notes.read_all_notes(handle, tip)
-    assert sorted(notes.read_all_notes(handle, tip)) == sorted([(tree, b"a\n"), (blob, b"b\n")])
+    assert sorted(notes.iter_all_notes(handle, tip)) == sorted([(tree, b"a\n"), (blob, b"b\n")])
+    assert notes.read_notes_for(handle, tip, [tree, blob]) == {tree: b"a\n", blob: b"b\n"}

@@ -162,7 +162,7 @@ def test_a_ref_that_is_no_commit_is_an_error_never_an_empty_ledger(repo: Path) -
     git(repo, "update-ref", REF, head_tree(repo))  # a tree where a commit belongs
     with pytest.raises(UnavailableError, match="does not point at a commit"):
         notes.ledger_tip(discover_with_git(repo), REF)
-    with pytest.raises(UnavailableError, match="not a notes commit"):
+    with pytest.raises(UnavailableError, match="does not point at a commit"):
         notes.note_blobs_at(discover_with_git(repo), REF, [head_tree(repo)])
 
 

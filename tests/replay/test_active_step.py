@@ -19,8 +19,8 @@ def event(kind: str, step: str | None, seq: int, **fields: Any) -> LedgerEntry:
     line = canonical_json({
         "v": 1, "id": f"{seq:064d}", "kind": kind, "at": "2026-01-01T00:00:00.000000Z",
         "subjects": ["a" * 40], "session": "s", "seq": seq, "stage": None, "step": step,
-        "state_key": "c" * 40, "actor": PROVENANCE.actor.model_dump(mode="json"),
-        "tool": PROVENANCE.tool.model_dump(mode="json"), **fields})
+        "state_key": "c" * 40, "actor": dict(PROVENANCE.actor),
+        "tool": dict(PROVENANCE.tool), **fields})
     entry, _ = check_line(line.encode())
     assert entry is not None
     return entry

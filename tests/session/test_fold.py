@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -75,8 +76,8 @@ def test_replan_keeps_only_unchanged_verified_steps_whose_dependencies_are_kept(
     new = Plan.model_validate({"version": 1, "id": "p", "risk": "low",
                                "steps": [changed_s1, *THREE_STEPS[1:]]})
     state = session_state(repo, session)
-    verified = state.model_copy(update={"steps": [
-        s.model_copy(update={"status": StepStatus.VERIFIED}) for s in state.steps]})
+    verified = replace(state, steps=[replace(s, status=StepStatus.VERIFIED)
+                                     for s in state.steps])
     assert kept_steps(old, old, verified) == ["S1", "S2", "S3"]
     assert kept_steps(old, new, verified) == []  # S2, S3 depend on the changed S1
     assert kept_steps(old, old, state) == []  # nothing verified, nothing kept

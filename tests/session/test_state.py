@@ -1,5 +1,6 @@
-"""`session status` on its light path (no click, pydantic or pygit2 until the note changes):
-the same document as the full path, refreshed by every append, and the full path's errors."""
+"""The one session-state question (`session/state.py`), as `session status` asks it: the
+state a fold from nothing gives (and `replay --session` prints), refreshed by every append,
+from the stored fold without click, pydantic or pygit2 until the note changes."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.cli.session_render import render_status
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover_in_process, discover_with_git
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session import FOLDED_KINDS
@@ -46,7 +47,22 @@ NOT_FOLDED = ("gitcorrex.model.assessment", "gitcorrex.model.gates",
 
 
 def full_document(root: Path, session: str) -> dict:
-    return session_status(discover_with_git(root), session).model_dump(mode="json")
+    """The status with nothing stored: the note read in-process and folded anew (and the
+    state equal to what `replay --session` folds from the whole ledger)."""
+    repo = discover_in_process(root)
+    stored = repo.common_dir / "correx" / "folds"
+    kept = stored.with_name("folds-kept")
+    if stored.exists():
+        stored.rename(kept)
+    try:
+        document = session_status(repo, session).as_json()
+    finally:
+        shutil.rmtree(stored, ignore_errors=True)
+        if kept.exists():
+            kept.rename(stored)
+    replayed = run_correx(root, "replay", "--session", session, "--json")
+    assert json.loads(replayed.stdout)["state"] == document["state"], replayed
+    return document
 
 
 def light(root: Path, *args: str) -> dict:
@@ -55,7 +71,7 @@ def light(root: Path, *args: str) -> dict:
     return json.loads(result.stdout)
 
 
-def test_the_light_document_is_the_full_paths_document(locked) -> None:
+def test_the_stored_state_is_the_state_folded_from_nothing(locked) -> None:
     root, session = locked
     write(root, "src/a.py", "VALUE = 1\n")
     assert light(root, session) == full_document(root, session)
@@ -84,7 +100,7 @@ def test_a_damaged_cache_record_is_ignored(locked) -> None:
     assert light(root, session) == expected
 
 
-def test_an_unknown_session_gets_the_full_paths_error(locked) -> None:
+def test_an_unknown_session_is_named(locked) -> None:
     root, _ = locked
     result = run_correx(root, "session", "status", "nobody", "--json")
     assert result.code == 2 and "no session 'nobody'" in result.stderr, result

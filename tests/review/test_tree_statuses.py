@@ -1,9 +1,11 @@
-"""`git correx log` on its light path: the full path's lines and problems, refreshed by
-every new verification, and no click, pydantic or pygit2 once the statuses are stored."""
+"""`git correx log` answered from statuses kept by note content: the lines and problems a
+fold of the notes from nothing gives (by the libgit2 engine, with nothing stored),
+refreshed by every new verification, and no click, pydantic or pygit2 once stored."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,8 +30,18 @@ print(code, heavy, file=sys.stderr)
 
 
 def full_output(repo: Path, *, as_json: bool) -> tuple[str, str]:
-    result = log_commits(discover_in_process(repo), revisions=[], limit=None,
-                         verify_signatures=False)
+    """What `log` says when nothing is stored: every note folded anew, read in-process."""
+    handle = discover_in_process(repo)
+    stored = handle.common_dir / "correx" / "folds"
+    kept = stored.with_name("folds-kept")
+    if stored.exists():
+        stored.rename(kept)
+    try:
+        result = log_commits(handle, revisions=[], limit=None, verify_signatures=False)
+    finally:
+        shutil.rmtree(stored, ignore_errors=True)
+        if kept.exists():
+            kept.rename(stored)
     return log_output(result, as_json=as_json)
 
 
@@ -42,7 +54,7 @@ def history(repo: Path) -> tuple[str, str]:
     return passing, failing
 
 
-def test_light_log_prints_what_the_full_path_prints(repo: Path) -> None:
+def test_stored_statuses_print_what_a_fold_from_nothing_prints(repo: Path) -> None:
     history(repo)
     for args, as_json in ((["log"], False), (["log", "--json"], True)):
         for _ in range(2):  # the second run answers from the stored statuses
@@ -86,10 +98,10 @@ def test_many_trees_are_listed_by_fanout_dir_with_the_same_result(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from gitcorrex.git import note_reads
-    from gitcorrex.review.log_light import light_log
+    from gitcorrex.git.repository import discover_with_git
 
     history(repo)
     monkeypatch.setattr(note_reads, "MANY_SUBJECTS", 0)  # every log takes the dir listing
-    light = light_log(discover_in_process(repo), revisions=[], limit=None)
-    assert light is not None
-    assert log_output(light, as_json=True) == full_output(repo, as_json=True)
+    listed = log_commits(discover_with_git(repo), revisions=[], limit=None,
+                         verify_signatures=False)
+    assert log_output(listed, as_json=True) == full_output(repo, as_json=True)
