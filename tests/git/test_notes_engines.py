@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git import notes, notes_libgit2, notes_plumbing
+from gitcorrex.git import note_reads, notes, notes_libgit2, notes_plumbing
 from gitcorrex.git.repository import Repository, discover_with_git
 from tests.conftest import git
 from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
@@ -138,9 +138,10 @@ def test_both_engines_read_the_same_ledger(repo: Path) -> None:
     in_process, by_git = open_repo(repo), discover_with_git(repo)
     assert not by_git.has_libgit2() and in_process.has_libgit2()
     absent = "0" * 40
-    for engine, handle in ((notes_libgit2, in_process), (notes_plumbing, by_git)):
-        assert engine.ledger_tip(handle, REF) == tip
-        assert engine.object_types(handle, [tree, output, tip, absent]) == [
+    for reader, writer, handle in ((notes_libgit2, notes_libgit2, in_process),
+                                   (note_reads, notes_plumbing, by_git)):
+        assert reader.ledger_tip(handle, REF) == tip
+        assert writer.object_types(handle, [tree, output, tip, absent]) == [
             "tree", "blob", "commit", None]
     assert notes.read_note(in_process, tip, tree) == notes.read_note(by_git, tip, tree)
     assert notes.read_note(by_git, tip, tree) == b"flat\nours\n"

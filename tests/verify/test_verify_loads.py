@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from gitcorrex.model.payload_lines import read_line
 from gitcorrex.model.verification import SetupFields, VerificationFields
 from tests.conftest import REPO_ROOT, CliResult, git, write
 from tests.git.state_helpers import reference_key
@@ -53,7 +54,7 @@ def loaded(result: CliResult, module: str) -> bool:
 def fits(line: dict[str, Any]) -> None:
     """The line reads back into its payload class (the writer builds no model)."""
     payload = SetupFields if line["kind"] == SetupFields.KIND else VerificationFields
-    payload.model_validate_json(json.dumps(line))
+    read_line(json.dumps(line).encode(), payload)
 
 
 @pytest.mark.parametrize(("command", "code"), [
