@@ -2,10 +2,13 @@
 and how often the reader must climb back up to go down another branch.
 
 Runs `git correx ARGS…` in this process (the package found on PYTHONPATH, so two checkouts
-compare: `PYTHONPATH=/path/to/checkout python benchmarks/walk_files.py -- verify -q`) with a
-profiler that records every function call made in a `gitcorrex/` file (module bodies run by
-an import are not calls; every thread counts). From the calls it builds the tree a reader
-follows: each file appears once, under the file whose call first reached it.
+compare: `PYTHONPATH=/path/to/checkout python benchmarks/walk_files.py -- verify -q`) with
+a
+profiler that records every function call made in a `gitcorrex/` file (module and class
+bodies run by an import are not calls; every thread counts). From the calls it builds the tree a reader
+follows: each file appears once, under the file whose function first called into it (a
+thread's first call, or one made by a module body during an import, starts a branch of its
+own).
 
 - files: the files in that tree (what the reader opens);
 - climbs: its leaves minus one: each time the reader reached a file that calls nothing new
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from inspect import CO_OPTIMIZED
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -49,13 +53,14 @@ def trace(args: list[str]) -> dict[str, str | None]:
     parents: dict[str, str | None] = {}
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
-        if event != "call" or frame.f_code.co_name == "<module>":
+        if event != "call" or not frame.f_code.co_flags & CO_OPTIMIZED:
             return
         name = frame.f_code.co_filename
         if not name.startswith(root) or name[len(root):] in parents:
             return
         caller = frame.f_back
-        while caller is not None and not caller.f_code.co_filename.startswith(root):
+        while caller is not None and (not caller.f_code.co_filename.startswith(root)
+                                      or not caller.f_code.co_flags & CO_OPTIMIZED):
             caller = caller.f_back
         parent = caller.f_code.co_filename[len(root):] if caller is not None else None
         parents[name[len(root):]] = parent

@@ -44,11 +44,6 @@ def ledger_tip(repo: Repository, ref: str) -> str | None:
     return None if found is None else str(found.resolve().target)
 
 
-def ref_lock_path(repo: Repository, ref: str) -> Path:
-    """The lock file git and libgit2 create while moving `ref`."""
-    return repo.common_dir / f"{ref}.lock"
-
-
 @translates_write_faults
 def write_blob(repo: Repository, data: bytes) -> str:
     """Store `data` as a blob and return its oid (idempotent)."""

@@ -37,11 +37,6 @@ def head_tree(repo: Repository) -> str | None:
     return str(handle.head.peel(_tree_type()).id)
 
 
-def has_object(repo: Repository, oid: str) -> bool:
-    """Whether the object database holds `oid` (a fetched ledger may anchor it or not)."""
-    return oid in repo.libgit2()
-
-
 def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
     """Every path that differs between two trees (old None = the empty tree), sorted
     (`git diff-tree`, rename detection off: `changes.changed_path_names`)."""

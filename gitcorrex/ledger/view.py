@@ -32,10 +32,6 @@ class LedgerView:
         """The ledger as it is now (its tip read once; None before the first append)."""
         return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
 
-    def events_on(self, subject: str) -> list[RecordedEvent]:
-        """Events in the note on `subject`, in note order; [] when it has none."""
-        return [entry.event() for entry in self.scanned_on(subject).entries]
-
     def session_events(self, session: str) -> list[RecordedEvent]:
         """The session's events in session order; [] for a session never recorded."""
         return [entry.event() for entry in self.session_entries(session)]

@@ -2,7 +2,7 @@
 
 Ordinal has no dependency semantics: two steps without dependencies are independent
 whatever their order in the file, and a step becomes ready only when every step it
-depends on is complete (`ready_steps`, for the session driver).
+depends on is complete (`session/start.py` admits a step on exactly that).
 """
 
 from __future__ import annotations
@@ -89,14 +89,13 @@ def _cycle_findings(plan: Plan) -> list[Finding]:
     return found
 
 
-def ready_steps(plan: Plan, complete: Collection[str]) -> list[str]:
-    """Steps not complete whose every dependency is complete, in plan order."""
-    done = set(complete)
-    return [s.id for s in plan.steps
-            if s.id not in done and all(d.step in done for d in s.dependencies)]
-
-
 def _finding(plan: Plan, step: PlanStep, code: str, tail: str, message: str,
              hint: str) -> Finding:
     return Finding(code=code, step=step.id, where=step_where(plan, step, tail),
                    message=f"step {step.id} {message}", hint=hint)
+
+
+def unmet_dependencies(step: PlanStep, complete: Collection[str]) -> list[str]:
+    """The steps `step` depends on that are not complete yet (it may start when none is)."""
+    done = set(complete)
+    return [dependency.step for dependency in step.dependencies if dependency.step not in done]

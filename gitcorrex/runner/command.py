@@ -7,7 +7,6 @@ process group — TERM first, KILL after a grace period — so nothing outlives 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import selectors
 import signal
@@ -168,8 +167,3 @@ def _outcome(code: int | None, sig: int | None, reason: str, start: float,
     duration_ms = int((time.monotonic() - start) * 1000)
     return CommandOutcome(code, sig, reason, duration_ms, capture.kept(), capture.size,
                           capture.sha256(), capture.truncated)
-
-
-def sha256_hex(data: bytes) -> str:
-    """Digest used for output evidence."""
-    return hashlib.sha256(data).hexdigest()

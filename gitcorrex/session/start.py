@@ -26,6 +26,7 @@ from gitcorrex.model.session_events import (
 )
 from gitcorrex.model.session_state import OpenPrecondition, SessionState, SessionStatus, StepStatus
 from gitcorrex.model.write_manifest import Manifest
+from gitcorrex.plan.graph import unmet_dependencies
 from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import select_expectation
@@ -90,8 +91,8 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
     if current is None or current.status is StepStatus.VERIFIED:
         raise refuse(f"step {step.id} is {current.status.value if current else 'unknown'}",
                      hint="start a step that is not verified yet")
-    unverified = [d.step for d in step.dependencies
-                  if (s := state.step(d.step)) is None or s.status is not StepStatus.VERIFIED]
+    verified = [s.id for s in state.steps if s.status is StepStatus.VERIFIED]
+    unverified = unmet_dependencies(step, verified)
     if unverified:
         raise refuse(f"step {step.id} depends on {', '.join(unverified)}, not verified yet",
                      hint=f"start and verify {unverified[0]} first")

@@ -73,10 +73,6 @@ def child_body(*types: str) -> Bodier:
     return body
 
 
-def self_body(node: Node) -> Node:
-    return node
-
-
 def base_type(node: Node | None) -> str | None:
     """`Client` from `*Client`, `Client[T]`, `Wrapper<T>`, `pkg.Client`, `&mut Client`."""
     while node is not None:

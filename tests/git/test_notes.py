@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git import notes, notes_libgit2
+from gitcorrex.git import notes
 from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.repository import Repository, discover_in_process
 from tests.conftest import git
@@ -128,7 +128,7 @@ def test_commit_notes_reports_a_held_lock_as_a_lost_race(repo: Path) -> None:
     tree = head_tree(repo)
     handle = open_repo(repo)
     first = commit(handle, {tree: b"1\n"}, {tree: "tree"})
-    lock = notes_libgit2.ref_lock_path(handle, REF)
+    lock = handle.common_dir / f"{REF}.lock"
     lock.write_text("")
     assert commit(handle, {tree: b"2\n"}, expected=first) is None
     assert lock.exists(), "a lock file is never removed automatically"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.routes import Route
-from gitcorrex.plan.graph import ready_steps
+from gitcorrex.plan.graph import unmet_dependencies
 from gitcorrex.plan.load import load_plan
 from gitcorrex.session.failure_route import route_after_step_failure
 from tests.conftest import git, write
@@ -83,8 +83,7 @@ def test_5_independent_steps_stay_independent_whatever_their_order(plan_repo: Pa
     code, document = authorize_and_validate(cli, plan_repo, "independent_steps.toml")
     assert code == 0, document
     plan = load_plan(fixture("independent_steps.toml")).plan
-    assert ready_steps(plan, []) == ["metrics", "docs-links"]
-    assert ready_steps(plan, ["docs-links"]) == ["metrics"]
+    assert [unmet_dependencies(step, []) for step in plan.steps] == [[], []]
 
 
 def test_6_real_dependency_blocks_until_the_predecessor_completes(plan_repo: Path,
@@ -92,8 +91,10 @@ def test_6_real_dependency_blocks_until_the_predecessor_completes(plan_repo: Pat
     code, document = authorize_and_validate(cli, plan_repo, "real_dependency.toml")
     assert code == 0, document
     plan = load_plan(fixture("real_dependency.toml")).plan
-    assert ready_steps(plan, []) == ["S1"]
-    assert ready_steps(plan, ["S1"]) == ["S2"]
+    steps = {step.id: step for step in plan.steps}
+    assert (unmet_dependencies(steps["S1"], []), unmet_dependencies(steps["S2"], [])) == (
+        [], ["S1"])
+    assert unmet_dependencies(steps["S2"], ["S1"]) == []
 
 
 def test_7_valid_step_with_defective_code_continues_with_a_fix(plan_repo: Path,

@@ -6,6 +6,7 @@ Every test runs the real CLI in a real repository; the recorded event is read ba
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,6 @@ from tests.verify.conftest import (
     notes_on,
     only_event,
     runs_counted,
-    sha256_hex,
     write_profile,
 )
 
@@ -75,7 +75,8 @@ def test_output_evidence_is_what_the_command_printed(project: Path, correx: Corr
     build = verified(correx, project).commands[0]
     assert build.output is not None
     printed = BUILD_OUT.encode()
-    assert (build.output.size, build.output.sha256) == (len(printed), sha256_hex(printed))
+    digest = hashlib.sha256(printed).hexdigest()
+    assert (build.output.size, build.output.sha256) == (len(printed), digest)
     assert (build.output.tail, build.output.truncated) == (BUILD_OUT, False)
     assert build.output.blob is not None
     assert git(project, "cat-file", "-p", build.output.blob) == BUILD_OUT
@@ -85,7 +86,7 @@ def test_stderr_is_merged_into_the_captured_output(project: Path, correx: Correx
     test = verified(correx, project).commands[1]
     assert test.output is not None and test.output.blob is not None
     assert git(project, "cat-file", "-p", test.output.blob) == TEST_OUT + TEST_ERR
-    assert test.output.sha256 == sha256_hex((TEST_OUT + TEST_ERR).encode())
+    assert test.output.sha256 == hashlib.sha256((TEST_OUT + TEST_ERR).encode()).hexdigest()
 
 
 def test_state_after_equals_the_state_key(project: Path, correx: Correx) -> None:
