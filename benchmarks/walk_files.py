@@ -2,13 +2,12 @@
 and how often the reader must climb back up to go down another branch.
 
 Runs `git correx ARGS…` in this process (the package found on PYTHONPATH, so two checkouts
-compare: `PYTHONPATH=/path/to/checkout python benchmarks/walk_files.py -- verify -q`) with
-a
+compare: `PYTHONPATH=/path/to/checkout python benchmarks/walk_files.py -- verify -q`) with a
 profiler that records every function call made in a `gitcorrex/` file (module and class
-bodies run by an import are not calls; every thread counts). From the calls it builds the tree a reader
-follows: each file appears once, under the file whose function first called into it (a
-thread's first call, or one made by a module body during an import, starts a branch of its
-own).
+bodies run by an import are not calls; every thread counts). From the calls it builds the
+tree a reader follows: each file appears once, under the file whose function first called
+into it (a thread's first call, or one made by a module body during an import, starts a
+branch of its own).
 
 - files: the files in that tree (what the reader opens);
 - climbs: its leaves minus one: each time the reader reached a file that calls nothing new
