@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
@@ -25,15 +25,16 @@ if TYPE_CHECKING:
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 SESSION_STATUS = ("session", "status")
 HOOK_RUN = ("hook", "run")
-AGENT_HOOK = ("assess", "--hook")
 AGENT_VALUE_OPTIONS = {"--session": "session", "--stage": "stage"}
 VERIFY_VALUES = {"--stage": "stage", "--expect": "expect", "--session": "session"}
 VERIFY_FLAGS = {"--quiet": "quiet", "-q": "quiet", "--reuse": "reuse",
                 "--isolated": "isolated", "--json": "as_json"}
 
 
-def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | None:
-    """The exit code when `args` is a fast-path form; None to let click handle them.
+def run_fast(args: Sequence[str], head_start: HeadStart | None = None
+             ) -> Conclusion | int | None:
+    """How a fast-path form ended (a hook run: its own exit code); None to let click handle
+    `args`.
     `head_start` is verify's scan, begun before anything else was imported."""
     if tuple(args[:1]) == ("verify",):
         return verify(args[1:], head_start)
@@ -41,8 +42,6 @@ def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | 
         from gitcorrex.cli.hook_run import run_hook  # every commit runs it: no click
 
         return run_hook(args[2], args[3:])
-    if tuple(args[:2]) == AGENT_HOOK:
-        return run_agent_hook(args[2:])
     if tuple(args[:2]) == SESSION_STATUS:
         return session_status(args[2:])
     if tuple(args[:1]) == ("log",):
@@ -51,10 +50,10 @@ def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | 
     if as_json is None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
-    return ExitCode.OK
+    return Conclusion.OK
 
 
-def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
+def verify(rest: Sequence[str], head_start: HeadStart | None) -> Conclusion | None:
     """`verify` with only the options in VERIFY_VALUES and VERIFY_FLAGS, each at most once
     (no `--opt=value`, no `--artifact`, no help: click parses and reports those)."""
     values: dict[str, str] = {}
@@ -76,7 +75,7 @@ def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
                       as_json="as_json" in flags)
 
 
-def log(rest: Sequence[str]) -> int | None:
+def log(rest: Sequence[str]) -> Conclusion | None:
     """`log [RANGE…] [--json]` (revisions only, no other option) on the light path."""
     from gitcorrex.cli.log_render import log_output
     from gitcorrex.git.repository import discover_with_git
@@ -91,16 +90,16 @@ def log(rest: Sequence[str]) -> int | None:
     out, err = log_output(result, as_json="--json" in rest)
     sys.stderr.write(err)
     sys.stdout.write(out)
-    return ExitCode.OK
+    return Conclusion.OK
 
 
-def session_status(rest: Sequence[str]) -> int | None:
+def session_status(rest: Sequence[str]) -> Conclusion | None:
     """`session status [ID] [--json]` when the light path can answer, else None."""
     import os
 
     from gitcorrex.cli.session_render import render_status, status_json
     from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.session.status_light import status_document, status_exit_code
+    from gitcorrex.session.status_light import status_conclusion, status_document
 
     as_json = "--json" in rest
     ids = [arg for arg in rest if arg != "--json"]
@@ -111,7 +110,7 @@ def session_status(rest: Sequence[str]) -> int | None:
     if document is None:
         return None
     sys.stdout.write(status_json(document) if as_json else render_status(document))
-    return status_exit_code(document)
+    return status_conclusion(document)
 
 
 def run_agent_hook(args: Sequence[str]) -> int | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
                session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-               quiet: bool, as_json: bool) -> int:
+               quiet: bool, as_json: bool) -> Conclusion:
     """Verify the workspace, print the summary (or the `--json` document); the exit code."""
     streaming = not quiet and not as_json
     plain = not (as_json or reuse or isolated or artifacts)
@@ -40,7 +41,7 @@ def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str |
         _emit_json(outcome_document(outcome))
     else:
         sys.stdout.write(printable_lines(outcome.summary) + "\n")
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 def _emit_json(document: dict[str, object]) -> None:
@@ -57,8 +58,8 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
     outside a session is recorded without models or libgit2 when it can be
     (`session/verify_plain.py`); otherwise, or when that path declines, the full one runs."""
     import os
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.git.state import StateProbe
 
@@ -67,13 +68,12 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         repo = discover_with_git(Path.cwd())
         started = (repo, StateProbe(repo).begin())
     repo = started[0]
-    clock = lambda: datetime.now(timezone.utc)  # noqa: E731
     with started[1] as probe:
         from gitcorrex.cli.progress import TerminalProgress
         from gitcorrex.verify.outcome import SilentProgress
 
         progress = TerminalProgress() if streaming else SilentProgress()
-        done = _plain(repo, probe, stage=stage, expect=expect, session=session, clock=clock,
+        done = _plain(repo, probe, stage=stage, expect=expect, session=session, clock=now_utc,
                       progress=progress) if plain else None
         if done is not None:
             return done
@@ -84,7 +84,7 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
 
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)
-        context = VerifyContext(dict(os.environ), clock, current_provenance(repo), progress)
+        context = VerifyContext(dict(os.environ), now_utc, current_provenance(repo), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))
 

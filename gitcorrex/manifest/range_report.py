@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.history import RangeCommit
 from gitcorrex.git.process import encode_path
 from gitcorrex.manifest.check import Violation
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.repo_paths import printable_path
 from gitcorrex.model.write_manifest import Manifest
 
@@ -55,8 +55,8 @@ class RangeReport:
         return not self.violating and not self.net
 
     @property
-    def exit_code(self) -> int:
-        return ExitCode.OK if self.ok else ExitCode.CHECK_FAILED
+    def conclusion(self) -> Conclusion:
+        return Conclusion.OK if self.ok else Conclusion.CHECK_FAILED
 
     @property
     def manifest_description(self) -> str:

@@ -25,6 +25,7 @@ from gitcorrex.git.fold_store import load_fold, store_fold
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.ledger_blobs import note_blobs, read_notes
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.session_object import is_session_id, session_object_oid
 
 TYPE_CHECKING = False  # no `typing` at run time on the stored-status path (3 ms)
@@ -89,6 +90,6 @@ def _where(repo: Repository) -> Path:
     return repo.work_tree or repo.git_dir
 
 
-def status_exit_code(document: dict[str, Any]) -> int:
-    """1 when the session is invalid (a malformed event: nothing may advance), else 0."""
-    return 1 if document["state"]["status"] == "invalid" else 0
+def status_conclusion(document: dict[str, Any]) -> Conclusion:
+    """Failed when the session is invalid (a malformed event: nothing may advance)."""
+    return Conclusion.CHECK_FAILED if document["state"]["status"] == "invalid" else Conclusion.OK
