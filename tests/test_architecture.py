@@ -410,9 +410,13 @@ TIME_OF_DAY = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"
 
 
 def reads_the_time_of_day(node: ast.AST) -> bool:
-    """`datetime.now`, `datetime.utcnow`, `date.today`, `time.time` (called or passed on)."""
-    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and (
-        node.value.id, node.attr) in TIME_OF_DAY
+    """`datetime.now`, `datetime.datetime.utcnow`, `date.today`, `time.time` (called or
+    passed on)."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    owner = node.value
+    name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", None)
+    return (name, node.attr) in TIME_OF_DAY
 
 
 def test_only_the_clock_reads_the_time_of_day() -> None:

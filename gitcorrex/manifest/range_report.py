@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from gitcorrex.git.history import RangeCommit
 from gitcorrex.git.process import encode_path
 from gitcorrex.manifest.check import Violation
-from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.repo_paths import printable_path
 from gitcorrex.model.write_manifest import Manifest
 
@@ -53,10 +52,6 @@ class RangeReport:
     @property
     def ok(self) -> bool:
         return not self.violating and not self.net
-
-    @property
-    def conclusion(self) -> Conclusion:
-        return Conclusion.OK if self.ok else Conclusion.CHECK_FAILED
 
     @property
     def manifest_description(self) -> str:
