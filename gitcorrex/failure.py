@@ -99,11 +99,6 @@ def failure_of(exc: BaseException) -> Failure:
                    detail="".join(traceback.format_exception(exc)))
 
 
-def error_text(exc: CorrexError) -> str:
-    """One line for what went wrong, one for what to do; outside text escaped."""
-    return _error(exc, ERROR).text
-
-
 def _error(exc: CorrexError, kind: str) -> Failure:
     message = "\n".join(printable(line) for line in exc.message.split("\n"))
     hint = printable(exc.hint) if exc.hint else None

@@ -9,7 +9,7 @@
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
-    foundation     errors.py, gitcorrex/__init__.py
+    foundation     errors.py, clock.py, gitcorrex/__init__.py
 
 Every import counts: at module level, inside a function, under `TYPE_CHECKING`. An import
 may only reach a strictly lower layer (or its own package), so packages cannot form a
@@ -28,7 +28,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("foundation", frozenset({"__init__", "errors"})),
+    ("foundation", frozenset({"__init__", "errors", "clock"})),
     ("records", frozenset({"model"})),
     ("git", frozenset({"git", "failure"})),
     ("profiles", frozenset({"profiles"})),
@@ -361,6 +361,71 @@ def test_only_the_boundary_maps_exceptions_to_exit_codes() -> None:
                  for node in ast.walk(tree) if isinstance(node, ast.ExceptHandler)
                  and any(names_an_exit_code(inner) for inner in ast.walk(node))
                  and not asks_the_boundary(node)]
+    assert offenders == []
+
+
+EXIT_CODE_OWNERS = {"errors.py", "failure.py", "cli/boundary.py"}  # where a code is a number
+
+
+def names_exit_codes(node: ast.AST) -> bool:
+    """`ExitCode` (the codes) or `CONCLUSION_CODES` (the table from a conclusion to its code)."""
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return name in ("ExitCode", "CONCLUSION_CODES")
+
+
+def test_only_the_boundary_turns_a_conclusion_into_an_exit_code() -> None:
+    """A result says what it concludes (`conclusion`, model/conclusion.py); one table at the
+    boundary (cli/boundary.py's CONCLUSION_CODES) makes it a number, as failure.py does for an
+    exception. So no result has an `exit_code` property, and nothing else names the codes."""
+    defined = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+               for node in ast.walk(tree)
+               if isinstance(node, ast.FunctionDef) and node.name == "exit_code"]
+    named = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+             if rel not in EXIT_CODE_OWNERS for node in ast.walk(tree) if names_exit_codes(node)]
+    assert (defined, named) == ([], [])
+
+
+def returns_a_number(node: ast.AST) -> bool:
+    """`return 1`, `return 0 if ok else 1`: a code where a conclusion belongs."""
+    if not isinstance(node, ast.Return) or node.value is None:
+        return False
+    values = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) \
+        else [node.value]
+    return any(isinstance(value, ast.Constant) and type(value.value) is int for value in values)
+
+
+def test_commands_end_with_a_conclusion_not_a_number() -> None:
+    """A command body returns its result's conclusion; the boundary decides the number."""
+    offenders = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+                 if rel.startswith("cli/") and rel != "cli/boundary.py"
+                 for node in ast.walk(tree) if returns_a_number(node)]
+    assert offenders == []
+
+
+# git/owned_files.py: a scratch file's age is the kernel's seconds against its ctime (no
+# datetime on the state key's path); it is compared, never recorded.
+CLOCK_READERS = {"clock.py", "git/owned_files.py"}
+TIME_OF_DAY = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"),
+               ("date", "today"), ("time", "time"), ("time", "time_ns")}
+
+
+def reads_the_time_of_day(node: ast.AST) -> bool:
+    """`datetime.now`, `datetime.datetime.utcnow`, `date.today`, `time.time` (called or
+    passed on)."""
+    if not isinstance(node, ast.Attribute):
+        return False
+    owner = node.value
+    name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", None)
+    return (name, node.attr) in TIME_OF_DAY
+
+
+def test_only_the_clock_reads_the_time_of_day() -> None:
+    """Every entry stamps what it records with `clock.now_utc` and hands it to the use case
+    (`now`, `clock`): one clock, so a test or a replay can give any time. `time.monotonic`
+    for durations is not a time of day."""
+    offenders = [f"{rel}:{node.lineno}" for rel, tree in parsed_modules()
+                 if rel not in CLOCK_READERS for node in ast.walk(tree)
+                 if reads_the_time_of_day(node)]
     assert offenders == []
 
 

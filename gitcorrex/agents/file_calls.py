@@ -15,6 +15,7 @@ from gitcorrex.agents.context import agent_call, call_base, correx_session
 from gitcorrex.agents.proven_allow import proven_allowed
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git.repository import discover_with_git
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -40,6 +41,6 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
                              options.record_all, agent=agent_call(request))
     outcome = assess_in_session(repo, assessed, clock=clock,
                                 provenance=lambda: current_provenance(repo))
-    if outcome.blocked:
+    if outcome.conclusion is not Conclusion.OK:  # what `assess` exits 1 on
         return Verdict(True, block_reason(request, outcome))
     return ALLOW

@@ -13,13 +13,9 @@ from __future__ import annotations
 
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from gitcorrex.agents.request import HookOptions, Reply
-from gitcorrex.failure import failure_of
-
-if TYPE_CHECKING:
-    from datetime import datetime
+from gitcorrex.failure import Failure, failure_of
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor")
 _MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini",
@@ -37,9 +33,10 @@ def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path) -
         return fail_closed_reply(_worded(exc))
     try:
         from gitcorrex.agents.judge import judge
+        from gitcorrex.clock import now_utc
 
         request = adapter.parse(raw)
-        verdict = judge(request, options, default_cwd=default_cwd, clock=_now)
+        verdict = judge(request, options, default_cwd=default_cwd, clock=now_utc)
         reply: Reply = adapter.render(request, verdict)
         return reply
     except BaseException as exc:  # fail closed, whatever went wrong
@@ -52,11 +49,12 @@ def fail_closed_reply(text: str) -> Reply:
     return Reply(BLOCK_EXIT, stderr=text)
 
 
-def failure_reason(exc: BaseException) -> str:
+def failure_reason(exc: BaseException, failure: Failure | None = None) -> str:
     """Why the call could not be judged, in the one boundary's words (gitcorrex/failure.py:
     its line and hint, a signal's name or a bug's traceback) with the exit code a command
-    would give; the call is blocked all the same (fail closed)."""
-    failure = failure_of(exc)
+    would give; the call is blocked all the same (fail closed). `failure`: how the boundary
+    mapped `exc` when the caller already asked it (cli/agent_hook.py, for click's outcomes)."""
+    failure = failure_of(exc) if failure is None else failure
     text = failure.text.rstrip("\n") or f"git correx: {type(exc).__name__}"
     body = "".join(f"  {line}\n" for line in text.split("\n"))
     return f"{FAILED}{body}  (as a command this would exit {failure.code})\n"
@@ -68,9 +66,3 @@ def _worded(exc: BaseException) -> str:
         return failure_reason(exc)
     except BaseException:
         return f"{FAILED}  {exc!r}\n"
-
-
-def _now() -> datetime:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc)

@@ -29,8 +29,8 @@ class StateResult(Record):
 
 
 class VerifyResult(Record):
-    """`git correx verify --json`: the verdict (None: nothing to verify), the observation
-    recorded, and `exit_code` as the command exits (0 pass, 1 fail, 3 unavailable)."""
+    """`git correx verify --json`: the verdict (None: nothing to verify) and the observation
+    recorded; the command's exit code follows from `result` (VerifyOutcome.conclusion)."""
 
     result: str | None
     expectation: str

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.api.results import ShowResult, StateResult, VerifyResult
+from gitcorrex.clock import now_utc
 from gitcorrex.git.repository import Repository, discover_with_git
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class Workspace:
         from gitcorrex.verify.request import VerifyContext, VerifyRequest
 
         request = VerifyRequest(stage=stage, expect=expect, session=session)
-        context = VerifyContext(dict(os.environ), _now, current_provenance(self.repo),
+        context = VerifyContext(dict(os.environ), now_utc, current_provenance(self.repo),
                                 SilentProgress())
         with StateProbe(self.repo).begin() as probe:
             outcome = verify_workspace(self.repo, request, context, probe=probe)
@@ -89,7 +89,7 @@ class Workspace:
         from gitcorrex.session.start import start_step
 
         started = start_step(self.repo, self._session(session), step,
-                             expect_revision=expect_revision, now=_now(),
+                             expect_revision=expect_revision, now=now_utc(),
                              provenance=current_provenance(self.repo))
         return StepStarted.of(started)
 
@@ -106,7 +106,7 @@ class Workspace:
         request = GateRequest(stage, session, parse_artifact_options(tuple(artifacts),
                                                                      self.root))
         with StateProbe(self.repo).begin() as probe:
-            outcome = run_gates(self.repo, request, env=dict(os.environ), clock=_now,
+            outcome = run_gates(self.repo, request, env=dict(os.environ), clock=now_utc,
                                 provenance=current_provenance(self.repo), probe=probe)
         return GateResult.of(outcome)
 
@@ -116,7 +116,7 @@ class Workspace:
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.validate import validate_plan
 
-        outcome = validate_plan(self.repo, self.root / plan, now=_now(),
+        outcome = validate_plan(self.repo, self.root / plan, now=now_utc(),
                                 provenance=current_provenance(self.repo))
         return PlanValidation.of(outcome)
 
@@ -127,7 +127,7 @@ class Workspace:
         from gitcorrex.plan.grounding.usecase import ground_plan
 
         outcome = ground_plan(self.repo, self.root / plan, state_key=self.state().state_key,
-                              now=_now(), provenance=current_provenance(self.repo))
+                              now=now_utc(), provenance=current_provenance(self.repo))
         return PlanGrounding.of(outcome)
 
     def _session(self, given: str | None) -> str:
@@ -146,9 +146,5 @@ class Workspace:
             raise UsageError(f"assess_{action} needs at least one path")
         chosen = session or os.environ.get("CORREX_SESSION") or None
         request = AssessRequest(action, tuple(paths), self.root, stage, chosen)
-        return assess_in_session(self.repo, request, clock=_now,
+        return assess_in_session(self.repo, request, clock=now_utc,
                                  provenance=lambda: current_provenance(self.repo))
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitcorrex import ledger
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import resolve_tree
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.payload_problem import unfit_text
@@ -37,9 +37,9 @@ class Attestations:
     statements: list[dict[str, Any]]
 
     @property
-    def exit_code(self) -> int:
-        """1 when there is nothing to attest (the tree is unverified), else 0."""
-        return ExitCode.OK if self.statements else ExitCode.CHECK_FAILED
+    def conclusion(self) -> Conclusion:
+        """Failed when there is nothing to attest (the tree is unverified)."""
+        return Conclusion.OK if self.statements else Conclusion.CHECK_FAILED
 
 
 def attest_tree(repo: Repository, *, rev: str) -> Attestations:

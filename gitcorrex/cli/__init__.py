@@ -4,29 +4,48 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # no `typing` at run time on the start-up path
+if TYPE_CHECKING:
+    from gitcorrex.model.conclusion import Conclusion
+
 
 def main(argv: list[str] | None = None) -> None:
-    """The process's entry: everything runs inside the one boundary, which also ends it."""
+    """The process's entry: everything runs inside the one boundary, which also ends it. An
+    agent's hook call runs inside the agent's own entry instead, which answers in the agent's
+    protocol whatever happens (cli/agent_hook.py)."""
     from gitcorrex.cli.boundary import exit_now, run_guarded
 
     args = sys.argv[1:] if argv is None else argv
-    code = run_guarded(lambda: _dispatch(args, argv))
-    if args[:2] == ["assess", "--hook"] and code not in (0, 2):
-        from gitcorrex.cli.agent_hook import fail_closed  # a signal before the runner began
+    if args[:2] == ["assess", "--hook"]:
+        from gitcorrex.cli.agent_hook import answer_agent
 
-        code = fail_closed(code)
-    exit_now(code)
+        exit_now(answer_agent(lambda: _answer(args, argv)))
+    else:
+        exit_now(run_guarded(lambda: _dispatch(args, argv)))
 
 
-def _dispatch(args: list[str], argv: list[str] | None) -> int:
+def _dispatch(args: list[str], argv: list[str] | None) -> Conclusion | int:
     """The click-free fast paths first, then click; verify's first scan started before."""
     from gitcorrex.cli.fast import run_fast
     from gitcorrex.cli.head_start import HeadStart
 
     with HeadStart.for_args(args) as head_start:
-        code = run_fast(args, head_start)
-        if code is None:
+        ended = run_fast(args, head_start)
+        if ended is None:
             from gitcorrex.cli.root import run
 
-            code = run(argv, head_start=head_start)
+            ended = run(argv, head_start=head_start)
+    return ended
+
+
+def _answer(args: list[str], argv: list[str] | None) -> Conclusion | int:
+    """`assess --hook AGENT …`: the runner on the click-free path, else click (the other
+    option forms, `-h`) inside the agent's entry, whose boundary it shares."""
+    from gitcorrex.cli.fast import run_agent_hook
+
+    code = run_agent_hook(args[2:])
+    if code is None:
+        from gitcorrex.cli.root import invoke
+
+        return invoke(argv)
     return code

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ if TYPE_CHECKING:
               help="Read the agent's hook payload on stdin and answer in its protocol.")
 @json_option
 def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
-           session: str | None, record_all: bool, hook: str | None, as_json: bool) -> int:
+           session: str | None, record_all: bool, hook: str | None, as_json: bool
+           ) -> Conclusion | int:
     """Judge `write` or `read` of PATH... (relative to the current directory, or absolute).
 
     Exit 0 when every path is allowed, 1 when any is blocked; each verdict is printed
@@ -53,7 +55,7 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
     else:
         _print_outcome(outcome)
     _warn_preconditions(outcome)
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 def _print_outcome(outcome: AssessOutcome) -> None:
@@ -80,14 +82,14 @@ def _line(path: AssessedPath) -> str:
 
 
 def _assess(request: AssessRequest) -> AssessOutcome:
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
     repo = discover_with_git(start_dir())
-    return assess_in_session(repo, request, clock=lambda: datetime.now(timezone.utc),
+    return assess_in_session(repo, request, clock=now_utc,
                         provenance=lambda: current_provenance(repo))
 
 

@@ -7,13 +7,14 @@ import json
 import click
 
 from gitcorrex.cli.options import start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
 @click.argument("rev", default="HEAD")
 @click.option("--format", "output_format", type=click.Choice(["in-toto"]), default="in-toto",
               show_default=True, help="Statement format.")
-def attest(rev: str, output_format: str) -> int:
+def attest(rev: str, output_format: str) -> Conclusion:
     """Print each verification recorded on REV's tree (default HEAD) as an in-toto
     Statement v1, one JSON document per line: subject digest `gitTree`, predicate
     test-result v0.1, configuration = the profile blob. Unsigned.
@@ -29,4 +30,4 @@ def attest(rev: str, output_format: str) -> int:
     if not result.statements:
         click.echo(f"git correx: no verification recorded on {rev}'s tree {result.tree}: "
                    "nothing to attest", err=True)
-    return result.exit_code
+    return result.conclusion

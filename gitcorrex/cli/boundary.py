@@ -1,12 +1,14 @@
 """The one error boundary of the process: every entry runs inside it and ends through it.
 
 The console script (`main`, around the click-free fast paths and click itself) and the
-installed hooks (`hook run`) run inside `run_guarded`: stop signals raise there (stop_signals.py),
-and whatever escapes becomes the documented exit code and message of the one mapping
-(gitcorrex/failure.py, which the agent adapters and the MCP server use for their own
-protocols), plus click's own outcomes: usage errors → 2 with the usage, `--help` → 0. It
-imports neither click nor pygit2 (click's outcomes are recognised only once click is
-loaded). `sys.exit`/`os._exit` appear nowhere else (tests/test_architecture.py holds that).
+installed hooks (`hook run`) run inside `run_guarded`. A command that ran to its end returns
+its result's conclusion (model/conclusion.py), and `CONCLUSION_CODES`, the one table, gives
+the exit code. Stop signals raise inside it (stop_signals.py), and whatever escapes becomes
+the documented exit code and message of the one mapping (gitcorrex/failure.py, which the
+agent adapters and the MCP server use for their own protocols), plus click's own outcomes:
+usage errors → 2 with the usage, `--help` → 0. It imports neither click nor pygit2 (click's
+outcomes are recognised only once click is loaded). `sys.exit`/`os._exit` appear nowhere
+else, and no other module turns a conclusion into a number (tests/test_architecture.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from contextlib import suppress
 
 from gitcorrex.cli.stop_signals import stop_signals_raise
 from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
@@ -25,13 +28,22 @@ if TYPE_CHECKING:
 
     from gitcorrex.failure import Failure
 
+CONCLUSION_CODES = {
+    Conclusion.OK: ExitCode.OK,
+    Conclusion.CHECK_FAILED: ExitCode.CHECK_FAILED,
+    Conclusion.UNAVAILABLE: ExitCode.UNAVAILABLE,
+}  # README "Exit codes": the one place a conclusion becomes a number
 
-def run_guarded(body: Callable[[], int], *, stopped: str | None = None) -> int:
-    """Run `body` and return its exit code, or the code its failure maps to (reported on
-    stderr). `stopped` is a line added after an error (hooks say the commit was stopped)."""
+
+def run_guarded(body: Callable[[], Conclusion | int], *, stopped: str | None = None) -> int:
+    """Run `body` and return the code it ends with: its conclusion's (CONCLUSION_CODES), the
+    code an inner entry or click itself already ended with (a hook run inside `main`,
+    `--help`), or the code its failure maps to (reported on stderr). `stopped` is a line
+    added after an error (hooks say the commit was stopped)."""
     with stop_signals_raise():
         try:
-            return int(body())
+            ended = body()
+            return int(ended) if isinstance(ended, int) else int(CONCLUSION_CODES[ended])
         except BaseException as exc:  # the boundary: everything is mapped, nothing escapes
             failure = process_failure(exc)
             with suppress(BrokenPipeError, ValueError):
@@ -43,7 +55,7 @@ def run_guarded(body: Callable[[], int], *, stopped: str | None = None) -> int:
 
 def process_failure(exc: BaseException) -> Failure:
     """`failure_of(exc)`, with click's own outcomes when click raised it. The mapping is
-    imported here, on the way out: a command that succeeds never loads it."""
+    imported here, on the way out: a command that concludes never loads it."""
     from gitcorrex.failure import failure_of
 
     return _click_outcome(exc) or failure_of(exc)

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from datetime import datetime
 
     from gitcorrex.git.repository import Repository
     from gitcorrex.manifest.range_report import RangeReport
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 )
 @json_option
 def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
-          require_signed: bool, as_json: bool) -> int:
+          require_signed: bool, as_json: bool) -> Conclusion:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
@@ -48,12 +48,13 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     tree; with --require-signed, none added by a ledger commit signed by a trusted key),
     2 bad range or profile, 3 history missing (shallow clone).
     """
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.range_gate import check_range_gate
 
     repo = discover_with_git(start_dir())
-    gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=_now,
+    gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=now_utc,
                             provenance=lambda: current_provenance(repo),
                             required=_required_pass(repo, require_pass, require_signed))
     if gate.recorded is not None:
@@ -64,7 +65,7 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
         click.echo(render_text(gate.report), nl=False)
         if gate.required is not None:
             click.echo(gate.required.describe())
-    return gate.exit_code
+    return gate.conclusion
 
 
 def _required_pass(repo: Repository, require_pass: bool,
@@ -77,12 +78,6 @@ def _required_pass(repo: Repository, require_pass: bool,
 
     return lambda head: required_pass(
         repo, commit=head, signed=require_signed or is_signature_required(repo))
-
-
-def _now() -> datetime:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc)
 
 
 def render_text(report: RangeReport) -> str:

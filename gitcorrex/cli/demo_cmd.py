@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
+from gitcorrex.model.conclusion import Conclusion
+
 NEXT = ("next: in your own repository, `git correx init`, commit .correx.toml, then "
         "`git correx verify` (README: Use it on your repositories)")
 
 
 @click.command()
 @click.option("--keep", is_flag=True, help="Keep the demo repository and print its path.")
-def demo(keep: bool) -> int:
+def demo(keep: bool) -> Conclusion:
     """Create a small project, verify it failing then passing, then `show` and `replay`.
 
     The throwaway repository is removed at the end (and says so) unless --keep.

@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 LABELS = {"fail": "FAIL", "warn": "warn", "info": "info", "ok": "ok  "}
 
 
 @click.command()
 @json_option
-def doctor(as_json: bool) -> int:
+def doctor(as_json: bool) -> Conclusion:
     """Check hooks path, marker, executable bit and interpreter of every worktree's hooks.
 
     One line per finding, with the fix. Exit 0 when git will run the check everywhere,
@@ -30,4 +31,4 @@ def doctor(as_json: bool) -> int:
                        f"{finding.message}{fix}")
         click.echo("git will run the manifest check" if report.ok
                    else "git will NOT run the manifest check everywhere (see FAIL above)")
-    return report.exit_code
+    return report.conclusion

@@ -1,12 +1,12 @@
-"""Click-free paths for the commands hooks, agents and orchestrators run most:
-`git correx state [--json]`, `git correx session status [ID] [--json]` and the plain forms
-of `git correx verify` (`cli/verify_run.py`).
+"""Click-free start-up for the commands hooks, agents and orchestrators run most:
+`git correx state [--json]`, `session status [ID] [--json]`, `log [RANGE] [--json]` and
+`verify` (`cli/verify_run.py`).
 
 Importing click costs ~35 ms, a sixth of keying a 50,000-file workspace; for exactly these
-argument lists the root group would do nothing but parse them, so we skip it. Every other
-argument list (help, typos, other commands) goes through click as usual, and so does a
-session status the light path cannot answer (it returns None: click's path reports it).
-Failures are mapped by the boundary (cli/boundary.py) that `main` runs everything in.
+argument lists the root group would do nothing but parse them, so we skip it and call the
+function the click command calls. Every other argument list (help, typos, other commands)
+goes through click as usual. Failures are mapped by the boundary (cli/boundary.py) that
+`main` runs everything in.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
@@ -25,15 +25,16 @@ if TYPE_CHECKING:
 STATE_FORMS = {("state",): False, ("state", "--json"): True}
 SESSION_STATUS = ("session", "status")
 HOOK_RUN = ("hook", "run")
-AGENT_HOOK = ("assess", "--hook")
 AGENT_VALUE_OPTIONS = {"--session": "session", "--stage": "stage"}
 VERIFY_VALUES = {"--stage": "stage", "--expect": "expect", "--session": "session"}
 VERIFY_FLAGS = {"--quiet": "quiet", "-q": "quiet", "--reuse": "reuse",
                 "--isolated": "isolated", "--json": "as_json"}
 
 
-def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | None:
-    """The exit code when `args` is a fast-path form; None to let click handle them.
+def run_fast(args: Sequence[str], head_start: HeadStart | None = None
+             ) -> Conclusion | int | None:
+    """How a fast-path form ended (a hook run: its own exit code); None to let click handle
+    `args`.
     `head_start` is verify's scan, begun before anything else was imported."""
     if tuple(args[:1]) == ("verify",):
         return verify(args[1:], head_start)
@@ -41,8 +42,6 @@ def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | 
         from gitcorrex.cli.hook_run import run_hook  # every commit runs it: no click
 
         return run_hook(args[2], args[3:])
-    if tuple(args[:2]) == AGENT_HOOK:
-        return run_agent_hook(args[2:])
     if tuple(args[:2]) == SESSION_STATUS:
         return session_status(args[2:])
     if tuple(args[:1]) == ("log",):
@@ -51,10 +50,10 @@ def run_fast(args: Sequence[str], head_start: HeadStart | None = None) -> int | 
     if as_json is None:
         return None
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
-    return ExitCode.OK
+    return Conclusion.OK
 
 
-def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
+def verify(rest: Sequence[str], head_start: HeadStart | None) -> Conclusion | None:
     """`verify` with only the options in VERIFY_VALUES and VERIFY_FLAGS, each at most once
     (no `--opt=value`, no `--artifact`, no help: click parses and reports those)."""
     values: dict[str, str] = {}
@@ -76,7 +75,7 @@ def verify(rest: Sequence[str], head_start: HeadStart | None) -> int | None:
                       as_json="as_json" in flags)
 
 
-def log(rest: Sequence[str]) -> int | None:
+def log(rest: Sequence[str]) -> Conclusion | None:
     """`log [RANGE…] [--json]` (revisions only, no other option)."""
     from gitcorrex.cli.log_render import print_log
 
@@ -86,7 +85,7 @@ def log(rest: Sequence[str]) -> int | None:
     return print_log(revisions, limit=None, verify_signatures=False, as_json="--json" in rest)
 
 
-def session_status(rest: Sequence[str]) -> int | None:
+def session_status(rest: Sequence[str]) -> Conclusion | None:
     """`session status [ID] [--json]`."""
     from gitcorrex.cli.session_render import print_session_status
 

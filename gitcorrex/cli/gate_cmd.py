@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
               help="An artifact the stage produced (JSON), e.g. brief=out/brief.json.")
 @json_option
 def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
-         as_json: bool) -> int:
+         as_json: bool) -> Conclusion:
     """Run the stage's gates in order: produces, grounding, echo, static analysis.
 
     Stops at the first failing gate and prints its feedback verbatim. Exit 0 every gate
@@ -47,21 +48,21 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
     if outcome.feedback is not None:
         sys.stdout.flush()
         write_verbatim(outcome.feedback)
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 def _run(repo: Repository, stage: str | None, session: str | None,
          artifacts: tuple[str, ...], probe: StateProbe | None) -> GateOutcome:
     import os
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.gates.artifacts import parse_artifact_options
     from gitcorrex.gates.usecase import GateRequest, run_gates
     from gitcorrex.ledger.provenance import current_provenance
 
     request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))
     return run_gates(repo, request, env=dict(os.environ),
-                     clock=lambda: datetime.now(timezone.utc),
+                     clock=now_utc,
                      provenance=current_provenance(repo), probe=probe)
 
 

@@ -9,6 +9,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.plan.grounding.usecase import GroundingOutcome
@@ -17,15 +18,15 @@ if TYPE_CHECKING:
 @click.command()
 @plan_argument
 @json_option
-def ground(plan_file: Path, as_json: bool) -> int:
+def ground(plan_file: Path, as_json: bool) -> Conclusion:
     """Check declared writes, referenced paths and symbols, build prerequisites and step
     ordering against the current state tree; record `plan_grounding_evaluated`.
 
     Exit 0 pass, 1 return_to_architect or clarification_required, 2 malformed plan or
     profile.
     """
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.git.state import StateProbe
 
@@ -38,14 +39,14 @@ def ground(plan_file: Path, as_json: bool) -> int:
         state_key = probe.measure().state_key
     path = plan_path(repo, plan_file)
     outcome = ground_plan(repo, path, state_key=state_key,
-                          now=datetime.now(timezone.utc), provenance=provenance)
+                          now=now_utc(), provenance=provenance)
     if as_json:
         emit_json(outcome_document(outcome))
     else:
         click.echo(outcome_text(outcome))
-        if outcome.exit_code == 0:
+        if outcome.conclusion is Conclusion.OK:
             echo_next("lock", path)
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 def outcome_document(outcome: GroundingOutcome) -> dict[str, Any]:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import click
 
+from gitcorrex.model.conclusion import Conclusion
+
 
 @click.command(name="help")
 @click.argument("words", nargs=-1, metavar="[COMMAND]...")
-def help_command(words: tuple[str, ...]) -> int:
+def help_command(words: tuple[str, ...]) -> Conclusion:
     """Print the manual, or the part about COMMAND (e.g. `git correx help plan lock`)."""
     from gitcorrex.cli.manual import command_text, text_page
 
@@ -20,4 +22,4 @@ def help_command(words: tuple[str, ...]) -> int:
     if not isinstance(root, click.Group):
         raise TypeError("help runs under the root group")
     click.echo(command_text(root, words) if words else text_page(root), nl=False)
-    return 0
+    return Conclusion.OK

@@ -17,23 +17,23 @@ from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.errors import UnavailableError, UsageError
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from gitcorrex.git.repository import Repository
     from gitcorrex.hooks.commit_check import CommitCheck
     from gitcorrex.hooks.push_check import BlockedUpdate
+    from gitcorrex.model.conclusion import Conclusion
 
 HOOK_NAMES = ("pre-commit", "pre-merge-commit", "pre-push")
 
 
 def run_hook(name: str, args: Sequence[str]) -> int:
     """Run hook `name` in the current directory; the exit code git acts on (boundary.py
-    maps every failure; a failed check says that the commit was stopped)."""
+    maps the check's conclusion and every failure; after a failure a line says that the
+    commit was stopped)."""
     stopped = f"git correx: {name}: stopped, because the check could not run\n"
     return run_guarded(lambda: _run_importing(name, list(args)), stopped=stopped)
 
 
-def _run_importing(name: str, args: list[str]) -> int:
+def _run_importing(name: str, args: list[str]) -> Conclusion:
     """A hook's interpreter that lacks a dependency is unavailable (3), not a bug."""
     try:
         return _run(name, args)
@@ -44,7 +44,7 @@ def _run_importing(name: str, args: list[str]) -> int:
             "Python that has it") from exc
 
 
-def _run(name: str, args: list[str]) -> int:
+def _run(name: str, args: list[str]) -> Conclusion:
     from gitcorrex.git.repository import discover_with_git
 
     if name not in HOOK_NAMES:
@@ -58,28 +58,30 @@ def _run(name: str, args: list[str]) -> int:
 
     check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None)
     if check.blocked:
+        from gitcorrex.clock import now_utc
         from gitcorrex.hooks.block_record import record_commit_block
         from gitcorrex.ledger.provenance import current_provenance
 
-        event = record_commit_block(repo, check, clock=_now, provenance=current_provenance(repo))
+        event = record_commit_block(repo, check, clock=now_utc, provenance=current_provenance(repo))
         sys.stderr.write(commit_block_text(check, event.id))
-    return check.exit_code
+    return check.conclusion
 
 
-def _pre_push(repo: Repository, args: list[str]) -> int:
+def _pre_push(repo: Repository, args: list[str]) -> Conclusion:
     from gitcorrex.hooks.push_check import check_push, parse_updates
 
     remote = args[0] if args else "origin"
     result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()))
     if result.blocked:
+        from gitcorrex.clock import now_utc
         from gitcorrex.hooks.block_record import record_push_block
         from gitcorrex.ledger.provenance import current_provenance
 
         provenance = current_provenance(repo)
         for blocked in result.blocked:
-            events = record_push_block(repo, blocked, clock=_now, provenance=provenance)
+            events = record_push_block(repo, blocked, clock=now_utc, provenance=provenance)
             sys.stderr.write(push_block_text(blocked, remote, [event.id for event in events]))
-    return result.exit_code
+    return result.conclusion
 
 
 def commit_block_text(check: CommitCheck, event_id: str) -> str:
@@ -103,9 +105,3 @@ def push_block_text(blocked: BlockedUpdate, remote: str, event_ids: list[str]) -
     body = "".join(f"  {line}\n" for line in render_text(report).splitlines())
     recorded = "".join(f"  recorded: tool_call_assessed {event_id}\n" for event_id in event_ids)
     return head + body + recorded
-
-
-def _now() -> datetime:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc)

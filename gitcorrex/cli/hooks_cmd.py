@@ -9,6 +9,7 @@ import click
 
 from gitcorrex.cli.hook_run import HOOK_NAMES, run_hook
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.hooks.install import HooksResult
@@ -26,7 +27,7 @@ def hooks() -> None:
 @click.option("--print", "print_only", is_flag=True,
               help="With --agent: print the merged settings instead of writing them.")
 @json_option
-def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) -> int:
+def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) -> Conclusion:
     """Install pre-commit and pre-merge-commit (and pre-push) for this repository.
 
     An existing hook is kept as <name>.correx-chained and run first. Idempotent.
@@ -44,23 +45,23 @@ def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) 
     result = install_hooks(discover_with_git(start_dir()), python=sys.executable,
                            pre_push=pre_push)
     _print_actions(result, as_json)
-    return 0
+    return Conclusion.OK
 
 
 @hooks.command()
 @json_option
-def uninstall(as_json: bool) -> int:
+def uninstall(as_json: bool) -> Conclusion:
     """Remove git correx's hooks and restore the hooks they chained."""
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.hooks.install import uninstall_hooks
 
     _print_actions(uninstall_hooks(discover_with_git(start_dir())), as_json)
-    return 0
+    return Conclusion.OK
 
 
 @hooks.command()
 @json_option
-def status(as_json: bool) -> int:
+def status(as_json: bool) -> Conclusion:
     """Show the hooks directory git uses and what each hook file there is."""
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.hooks.status import hooks_status
@@ -68,7 +69,7 @@ def status(as_json: bool) -> int:
     result = hooks_status(discover_with_git(start_dir()))
     if as_json:
         emit_json(result.as_dict())
-        return 0
+        return Conclusion.OK
     hooks_path = f" (core.hooksPath={result.hooks_path})" if result.hooks_path else ""
     click.echo(f"hooks directory: {result.hooks_dir}{hooks_path}")
     for hook in result.hooks:
@@ -77,10 +78,10 @@ def status(as_json: bool) -> int:
         mode = "" if hook.state == "absent" or hook.executable else ", NOT executable"
         click.echo(f"  {hook.name}: {hook.state}{detail}{chained}{mode}")
     click.echo(f"stage: {result.stage or '(none: every commit is allowed)'}")
-    return 0
+    return Conclusion.OK
 
 
-def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> int:
+def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> Conclusion:
     import sys
 
     from gitcorrex.agents.install import install_agent
@@ -98,7 +99,7 @@ def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> int:
         click.echo(result.text, nl=False)
     else:
         click.echo(f"{result.agent}: {result.action} {result.path}")
-    return 0
+    return Conclusion.OK
 
 
 def _print_actions(result: HooksResult, as_json: bool) -> None:

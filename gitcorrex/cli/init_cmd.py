@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.profiles.starter import InitResult
@@ -19,7 +20,7 @@ NEXT = 'next: git add .correx.toml && git commit -m "Add git correx profile" && 
               help="Add the ecosystem's build outputs that git would still add (such as "
                    "__pycache__/) to .git/info/exclude; also with an existing profile.")
 @json_option
-def init(exclude: bool, as_json: bool) -> int:
+def init(exclude: bool, as_json: bool) -> Conclusion:
     """Write a starter .correx.toml at the repository root (never overwrites one).
 
     Detects Python with pytest, npm scripts, Go, Cargo or a Makefile with a `test:`
@@ -33,10 +34,10 @@ def init(exclude: bool, as_json: bool) -> int:
     result = write_starter_profile(discover_with_git(start_dir()), exclude=exclude)
     if as_json:
         emit_json(result)
-        return 0
+        return Conclusion.OK
     for line in _lines(result):
         click.echo(line)
-    return 0
+    return Conclusion.OK
 
 
 def _lines(result: InitResult) -> list[str]:

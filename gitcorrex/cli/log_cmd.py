@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import json_option
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
@@ -15,7 +16,7 @@ from gitcorrex.cli.options import json_option
               help="Show who signed the ledger commit that recorded each status.")
 @json_option
 def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
-        as_json: bool) -> int:
+        as_json: bool) -> Conclusion:
     """One line per commit of RANGE (default HEAD): its tree's latest verification.
 
     ✓ pass, ✗ fail, ? unavailable, - none (unverified). Keyed by tree: a rebased commit

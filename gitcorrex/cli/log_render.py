@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable
 from gitcorrex.review.log_lines import LogLine, LogResult
 
@@ -37,8 +38,8 @@ def render_line(line: LogLine) -> str:
 
 
 def print_log(revisions: list[str], *, limit: int | None, verify_signatures: bool,
-              as_json: bool) -> int:
-    """Print one line per commit (or the `--json` document), problems on stderr; exit 0."""
+              as_json: bool) -> Conclusion:
+    """Print one line per commit (or the `--json` document), problems on stderr; ok."""
     from pathlib import Path
 
     from gitcorrex.git.repository import discover_with_git
@@ -49,4 +50,4 @@ def print_log(revisions: list[str], *, limit: int | None, verify_signatures: boo
     out, err = log_output(result, as_json=as_json)
     sys.stderr.write(err)
     sys.stdout.write(out)
-    return 0
+    return Conclusion.OK

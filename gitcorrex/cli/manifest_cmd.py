@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.lint import Finding
@@ -20,7 +21,7 @@ def manifest() -> None:
 @manifest.command()
 @click.option("--stage", help="Lint only this stage (default: every stage).")
 @json_option
-def lint(stage: str | None, as_json: bool) -> int:
+def lint(stage: str | None, as_json: bool) -> Conclusion:
     """Lint the `writes` patterns of the work tree's .correx.toml.
 
     Errors: `..`, `.` or empty components, `.git`, backslashes, absolute filesystem paths,
@@ -37,7 +38,7 @@ def lint(stage: str | None, as_json: bool) -> int:
         for finding in report.findings:
             click.echo(_line(finding))
         click.echo(report.summary)
-    return report.exit_code
+    return report.conclusion
 
 
 def _line(finding: Finding) -> str:

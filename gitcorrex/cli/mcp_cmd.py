@@ -5,10 +5,11 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
-def mcp() -> int:
+def mcp() -> Conclusion:
     """Serve state, verify, show, assess_write/assess_read, session_status, step_start,
     gate and plan_validate/plan_ground as Model Context Protocol tools on stdin/stdout
     (needs `pip install 'git-correx[mcp]'`).
@@ -25,4 +26,4 @@ def mcp() -> int:
     from gitcorrex.mcp_server.server import build_server
 
     build_server(start_dir()).run("stdio")
-    return 0
+    return Conclusion.OK

@@ -13,6 +13,7 @@ import click
 from gitcorrex.cli.options import emit_json, json_option
 from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 from gitcorrex.cli.session_cmd import transition_setup
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
@@ -21,7 +22,7 @@ from gitcorrex.cli.session_cmd import transition_setup
               help="An obligation audited (repeatable; default: every one the plan declares).")
 @click.option("--note", default=None, help="What the auditor wants on record (≤ 1,024 chars).")
 @json_option
-def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: bool) -> int:
+def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: bool) -> Conclusion:
     """Audit a guarded plan's proof obligations as your git identity; record
     `plan_risk_audited`.
 
@@ -52,7 +53,7 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
         for proof in out.proofs:
             click.echo(f"  {proof.step}: {proof.failure_mode}")
         echo_next("validate", path)
-    return out.exit_code
+    return out.conclusion
 
 
 @click.command()
@@ -62,7 +63,7 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
               help="Route it split-required: its task boundary must split.")
 @click.option("--reason", required=True, help="Why (≤ 1,024 characters).")
 @json_option
-def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool) -> int:
+def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool) -> Conclusion:
     """Route STEP of the plan `split-required` as your git identity; record `plan_routed`.
 
     The step may not start and the plan is not accepted again: a replacement plan that
@@ -85,4 +86,4 @@ def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool
         when = "routed" if out.event else "already routed"
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): step {out.step} {when} "
                    f"split-required by {out.by.name} <{out.by.email}>")
-    return 0
+    return Conclusion.OK

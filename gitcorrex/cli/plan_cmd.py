@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def plan() -> None:
 
 @plan.command(name="path")
 @json_option
-def path_command(as_json: bool) -> int:
+def path_command(as_json: bool) -> Conclusion:
     """Print the plan home: a directory in the git directory, never part of a state key."""
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.plan.home import plan_home
@@ -46,7 +47,7 @@ def path_command(as_json: bool) -> int:
         emit_json({"path": str(home)})
     else:
         click.echo(str(home))
-    return 0
+    return Conclusion.OK
 
 
 def plan_path(repo: Repository, plan_file: Path) -> Path:
@@ -67,7 +68,7 @@ def echo_next(command: str, path: Path) -> None:
 @plan.command()
 @plan_argument
 @json_option
-def validate(plan_file: Path, as_json: bool) -> int:
+def validate(plan_file: Path, as_json: bool) -> Conclusion:
     """Decide step integrity and record `plan_validated`.
 
     Exit 0 accepted, 1 not accepted (the route and findings are printed), 2 malformed plan.
@@ -82,7 +83,7 @@ def validate(plan_file: Path, as_json: bool) -> int:
         from gitcorrex.api.flow_results import PlanValidation  # one document: the API's
 
         emit_json(PlanValidation.of(outcome))
-        return outcome.exit_code
+        return outcome.conclusion
     by = _authority_text(fields.authority.model_dump() if fields.authority else None)
     click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
     _echo_findings([f.model_dump() for f in fields.findings])
@@ -90,13 +91,13 @@ def validate(plan_file: Path, as_json: bool) -> int:
         click.echo(f"  note: {note}")
     if outcome.accepted:
         echo_next("ground", path)
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 @plan.command()
 @plan_argument
 @json_option
-def authorize(plan_file: Path, as_json: bool) -> int:
+def authorize(plan_file: Path, as_json: bool) -> Conclusion:
     """Accept a plan's semantic claims as your git identity; record `plan_authorized`.
 
     Exit 0 authorized (now or before), 1 refused (structure or legacy plan), 2 malformed.
@@ -122,7 +123,7 @@ def authorize(plan_file: Path, as_json: bool) -> int:
         click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
                    f"{out.by.name} <{out.by.email}> at {event.at}")
         echo_next("validate", path)
-    return out.exit_code
+    return out.conclusion
 
 
 @plan.command()
@@ -138,7 +139,7 @@ def authorize(plan_file: Path, as_json: bool) -> int:
 @json_option
 def lock(plan_file: Path, session: str | None, replaces: str | None,
          expect_revision: int | None, baseline_unverified: bool, reason: str | None,
-         as_json: bool) -> int:
+         as_json: bool) -> Conclusion:
     """Lock a validated plan grounded on, and verified on, the current state key; start its
     session.
 
@@ -162,7 +163,7 @@ def lock(plan_file: Path, session: str | None, replaces: str | None,
                    "events": [e.model_dump(mode="json") for e in out.events]})
     else:
         _print_lock(out)
-    return out.exit_code
+    return out.conclusion
 
 
 def _unverified_reason(baseline_unverified: bool, reason: str | None) -> str | None:
@@ -187,13 +188,13 @@ def _print_lock(out: LockOutcome) -> None:
 
 
 def _setup() -> tuple[Repository, Any, Provenance]:
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.ledger.provenance import current_provenance
 
     repo = discover_with_git(start_dir())
-    return repo, datetime.now(timezone.utc), current_provenance(repo)
+    return repo, now_utc(), current_provenance(repo)
 
 
 def _authority_text(authority: dict[str, Any] | None) -> str:

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.cli import manual
+from gitcorrex.errors import UsageError
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     import click
@@ -48,20 +50,20 @@ def stale_files(root: Path = CHECKOUT) -> list[Path]:
             if not (root / path).is_file() or (root / path).read_text("utf-8") != text]
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> Conclusion:
     """`--write` regenerates the files of a checkout; `--check` exits 1 when one is stale."""
     if not (CHECKOUT / "pyproject.toml").is_file():
-        print(f"not a checkout of git correx: {CHECKOUT}", file=sys.stderr)
-        return 2
+        raise UsageError(f"not a checkout of git correx: {CHECKOUT}",
+                         hint="run it in a checkout of the git correx repository")
     stale = stale_files()
     if "--write" in argv:
         for path, text in ((MARKDOWN, markdown_page()), (MAN, man_page())):
             (CHECKOUT / path).parent.mkdir(exist_ok=True)
             (CHECKOUT / path).write_text(text, "utf-8")
-        return 0
+        return Conclusion.OK
     for path in stale:
         print(f"stale: {path} (run python -m gitcorrex.cli.reference --write)", file=sys.stderr)
-    return 1 if stale else 0
+    return Conclusion.CHECK_FAILED if stale else Conclusion.OK
 
 
 if __name__ == "__main__":

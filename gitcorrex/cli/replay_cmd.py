@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import click
 
 from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.ledger import LedgerEntry, LedgerRead, Problem
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
               help="Also read every payload and report each line of a known kind whose "
                    "fields do not fit it (slower: +40 % when lines fit).")
 @json_option
-def replay(session: str | None, check_fields: bool, as_json: bool) -> int:
+def replay(session: str | None, check_fields: bool, as_json: bool) -> Conclusion:
     """Print every recorded event, oldest first (or one session's, in seq order).
 
     Reads only the ledger ref: runs no command and never looks at the work tree or the
@@ -37,7 +38,7 @@ def replay(session: str | None, check_fields: bool, as_json: bool) -> int:
         _write_json(replayed.events, replayed.problems, _state_json(replayed.state))
     else:
         _print_text(replayed.events, replayed.read, replayed.problems)
-    return 0
+    return Conclusion.OK
 
 
 def _state_json(state: SessionState | None) -> bytes | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import emit_json, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
@@ -12,7 +13,7 @@ from gitcorrex.cli.options import emit_json, start_dir
 @click.option("--format", "output_format", type=click.Choice(["markdown", "json"]),
               default="markdown", show_default=True, help="Markdown for people, JSON for tools.")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-def report(revisions: tuple[str, ...], output_format: str, as_json: bool) -> int:
+def report(revisions: tuple[str, ...], output_format: str, as_json: bool) -> Conclusion:
     """Per commit of RANGE (default HEAD), oldest first: verifications, manifest checks,
     grounding verdicts and session outcomes, with failing output tails collapsed.
 
@@ -33,4 +34,4 @@ def report(revisions: tuple[str, ...], output_format: str, as_json: bool) -> int
         from gitcorrex.review.report_markdown import render_markdown
 
         click.echo(render_markdown(result))
-    return 0
+    return Conclusion.OK

@@ -14,10 +14,10 @@ import click
 from gitcorrex import __version__
 from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.cli.tree import give_full_summaries
-from gitcorrex.errors import ExitCode
 
 if TYPE_CHECKING:
     from gitcorrex.cli.head_start import HeadStart
+    from gitcorrex.model.conclusion import Conclusion
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -38,15 +38,17 @@ def root() -> None:
 def run(argv: list[str] | None, *, head_start: HeadStart | None = None) -> int:
     """Run the CLI and return the exit code instead of exiting (tests call this).
     `head_start` is verify's scan begun before click loaded (cli/head_start.py)."""
+    return run_guarded(lambda: invoke(argv, head_start))
+
+
+def invoke(argv: list[str] | None, head_start: HeadStart | None = None) -> Conclusion | int:
+    """The command's conclusion, or the code click itself ended with (`--help`: 0); click's
+    usage errors and every failure are raised to the boundary the caller runs it in (`run`'s,
+    or the agent hook's own, cli/agent_hook.py)."""
     _register_commands()
-    return run_guarded(lambda: _invoke(argv, head_start))
-
-
-def _invoke(argv: list[str] | None, head_start: HeadStart | None) -> int:
-    """click's outcomes (usage errors, `--help`) and every failure go to the boundary."""
-    result = root.main(args=argv, prog_name="git correx", standalone_mode=False,
-                       obj=head_start)
-    return int(result) if isinstance(result, int) else ExitCode.OK
+    ended: Conclusion | int = root.main(args=argv, prog_name="git correx",
+                                        standalone_mode=False, obj=head_start)
+    return ended
 
 
 def _register_commands() -> None:

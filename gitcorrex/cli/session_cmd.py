@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
@@ -32,7 +33,7 @@ def session() -> None:
 @session.command()
 @click.argument("session_id", metavar="[ID]", required=False)
 @json_option
-def status(session_id: str | None, as_json: bool) -> int:
+def status(session_id: str | None, as_json: bool) -> Conclusion:
     """Plan, revision, steps, baseline (and whether it still holds here), pause cause.
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
@@ -44,7 +45,7 @@ def status(session_id: str | None, as_json: bool) -> int:
 
 @session.command(name="list")
 @json_option
-def list_cmd(as_json: bool) -> int:
+def list_cmd(as_json: bool) -> Conclusion:
     """Every session in the ledger: id, plan, status, revision, active step, and for a
     paused one its cause, reason and (semantic terminal) admission."""
     from gitcorrex.model.note_lines import printable
@@ -60,7 +61,7 @@ def list_cmd(as_json: bool) -> int:
             click.echo(printable(f"  paused: {s.pause_cause}: {s.pause_reason}"))
         if s.admission is not None:
             click.echo(printable(f"  admitted on: {s.admission}"))
-    return 0
+    return Conclusion.OK
 
 
 @session.command()
@@ -68,7 +69,7 @@ def list_cmd(as_json: bool) -> int:
 @click.option("--reason", required=True, help="Why the missing path does not block.")
 @session_option
 @json_option
-def clarify(path: str, reason: str, session: str | None, as_json: bool) -> int:
+def clarify(path: str, reason: str, session: str | None, as_json: bool) -> Conclusion:
     """Record that an open workspace precondition on PATH is clarified (not a blocker)."""
     from gitcorrex.session.clarify import clarify_precondition
 
@@ -79,7 +80,7 @@ def clarify(path: str, reason: str, session: str | None, as_json: bool) -> int:
         emit_json({"event": event.model_dump(mode="json")})
     else:
         click.echo(f"clarified {path} (event {event.id[:12]})")
-    return 0
+    return Conclusion.OK
 
 
 def open_repo() -> Repository:
@@ -96,9 +97,9 @@ def selected(repo: Repository, given: str | None) -> str:
 
 
 def transition_setup() -> tuple[Repository, Any, Provenance]:
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.ledger.provenance import current_provenance
 
     repo = open_repo()
-    return repo, datetime.now(timezone.utc), current_provenance(repo)
+    return repo, now_utc(), current_provenance(repo)

@@ -8,6 +8,8 @@ import json
 import os
 import sys
 
+from gitcorrex.model.conclusion import Conclusion
+
 TYPE_CHECKING = False  # no `typing` at run time: the stored-status path never needs it (3 ms)
 if TYPE_CHECKING:
     from typing import Any
@@ -43,9 +45,9 @@ def render_status(document: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_session_status(session_id: str | None, *, as_json: bool) -> int:
+def print_session_status(session_id: str | None, *, as_json: bool) -> Conclusion:
     """Print the status of the session named (else CORREX_SESSION, else the workspace's
-    configured one); the exit code: 1 when it is invalid (nothing may advance), else 0."""
+    configured one); failed when it is invalid (nothing may advance)."""
     from pathlib import Path
 
     from gitcorrex.git.repository import discover_with_git
@@ -57,4 +59,4 @@ def print_session_status(session_id: str | None, *, as_json: bool) -> int:
     report = session_status(repo, chosen)
     document = report.as_json()
     sys.stdout.write(status_json(document) if as_json else render_status(document))
-    return 1 if report.invalid else 0
+    return Conclusion.CHECK_FAILED if report.invalid else Conclusion.OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 
@@ -12,7 +13,7 @@ from gitcorrex.model.printable import printable_lines
 @click.argument("rev", required=False)
 @click.option("--worktree", is_flag=True, help="The current workspace state (the default).")
 @json_option
-def show(rev: str | None, worktree: bool, as_json: bool) -> int:
+def show(rev: str | None, worktree: bool, as_json: bool) -> Conclusion:
     """List the events recorded on REV's tree (default: the current state key), newest first.
 
     No events means the tree is unverified, never that it passed.
@@ -37,8 +38,8 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> int:
         from gitcorrex.api.results import ShowResult  # the API's model: one document
 
         emit_json(ShowResult.of(result))
-        return 0
+        return Conclusion.OK
     click.echo(f"tree {result.tree} ({result.source}): {len(result.events)} event(s)")
     for event in result.events:
         click.echo(printable_lines(describe_event(event)))
-    return 0
+    return Conclusion.OK

@@ -13,6 +13,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.session_cmd import revision_option, selected, session_option, transition_setup
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def step() -> None:
 @revision_option
 @json_option
 def start(step_id: str, session: str | None, expect_revision: int | None,
-          as_json: bool) -> int:
+          as_json: bool) -> Conclusion:
     """Make STEP the active step: its dependencies verified, the workspace on the baseline."""
     from gitcorrex.session.start import start_step
 
@@ -44,7 +45,7 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
         from gitcorrex.api.flow_results import StepStarted  # one document: the API's
 
         emit_json(StepStarted.of(out))
-        return 0
+        return Conclusion.OK
     return _admitted(as_json, {"session": out.session, "step": out.step,
                                "state_key": out.state_key, "revision": out.events[-1].seq},
                      out.events, f"step {out.step} started (session {out.session}, "
@@ -61,7 +62,7 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
 @revision_option
 @json_option
 def pause(session: str | None, kind: str | None, reason: str | None, claim_file: Path | None,
-          expect_revision: int | None, as_json: bool) -> int:
+          expect_revision: int | None, as_json: bool) -> Conclusion:
     """Pause the session: an operator's pause, or a semantic terminal one on a confirmed claim.
 
     A claim is considered only for a blocker edge the plan step declares. Claim outcomes:
@@ -86,14 +87,14 @@ def pause(session: str | None, kind: str | None, reason: str | None, claim_file:
 
 
 def _claim(repo: Repository, session: str, path: Path, expect_revision: int | None,
-           as_json: bool) -> int:
-    from datetime import datetime, timezone
+           as_json: bool) -> Conclusion:
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.claims import admit_claim, load_claim
 
     decision = admit_claim(repo, session, load_claim(path), expect_revision=expect_revision,
-                           clock=lambda: datetime.now(timezone.utc),
+                           clock=now_utc,
                            provenance=current_provenance(repo))
     if as_json:
         emit_json({"session": session, "outcome": decision.outcome.value,
@@ -103,7 +104,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
                    "events": [e.model_dump(mode="json") for e in decision.events]})
     else:
         click.echo(printable_lines(f"{decision.outcome.value}: {decision.detail}"))
-    return decision.exit_code
+    return decision.conclusion
 
 
 @click.command()
@@ -114,7 +115,7 @@ def _claim(repo: Repository, session: str, path: Path, expect_revision: int | No
 @revision_option
 @json_option
 def resume(session: str | None, reason: str, budget: int | None, expect_revision: int | None,
-           as_json: bool) -> int:
+           as_json: bool) -> Conclusion:
     """Resume a paused session, by its pause's rule (see docs/sessions.md)."""
     from gitcorrex.session.pause import resume_session
 
@@ -127,10 +128,10 @@ def resume(session: str | None, reason: str, budget: int | None, expect_revision
 
 
 def _admitted(as_json: bool, document: dict[str, object], events: Sequence[RecordedEvent],
-              text: str) -> int:
+              text: str) -> Conclusion:
     """An admitted transition: `document` plus the events it recorded, or one line."""
     if as_json:
         emit_json({**document, "events": [e.model_dump(mode="json") for e in events]})
     else:
         click.echo(text)
-    return 0
+    return Conclusion.OK

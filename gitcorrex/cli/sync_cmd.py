@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
@@ -13,7 +14,7 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
               help="Fold every writer ref into the shared ref and retire the ones it holds "
                    "(for CI or a scheduled job).")
 @json_option
-def sync(remote: str, compact: bool, as_json: bool) -> int:
+def sync(remote: str, compact: bool, as_json: bool) -> Conclusion:
     """Fetch REMOTE's ledger refs (default origin), unite them with yours, publish yours.
 
     Fetches the shared refs/notes/correx and every writer ref refs/notes/correx-writers/*
@@ -44,4 +45,4 @@ def sync(remote: str, compact: bool, as_json: bool) -> int:
                    f"them already, `git push --force {result.remote} "
                    f"{result.tracking}:{result.ref}-writers/<its correx.writer>`), then sync "
                    "again", err=True)
-    return result.exit_code
+    return result.conclusion

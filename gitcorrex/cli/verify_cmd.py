@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 from gitcorrex.cli.options import json_option
 from gitcorrex.cli.verify_run import run_verify
+from gitcorrex.model.conclusion import Conclusion
 
 
 @click.command()
@@ -28,7 +29,7 @@ from gitcorrex.cli.verify_run import run_verify
 @click.pass_obj
 def verify(head_start: HeadStart | None, stage: str | None, expect: str | None,
            session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-           quiet: bool, as_json: bool) -> int:
+           quiet: bool, as_json: bool) -> Conclusion:
     """Observe the configured commands on this exact workspace state and record the result.
 
     Inside a session with an active step it settles the step: write evidence, the stage's

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
                session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-               quiet: bool, as_json: bool) -> int:
+               quiet: bool, as_json: bool) -> Conclusion:
     """Verify the workspace, print the summary (or the `--json` document); the exit code."""
     streaming = not quiet and not as_json
     outcome = _verify(head_start, stage=stage, expect=expect, session=session, reuse=reuse,
@@ -34,7 +35,7 @@ def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str |
         _emit_json(outcome_document(outcome))
     else:
         sys.stdout.write(printable_lines(outcome.summary) + "\n")
-    return outcome.exit_code
+    return outcome.conclusion
 
 
 def _emit_json(document: dict[str, object]) -> None:
@@ -49,8 +50,8 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
     """The one use case, on the scan `main` began before anything was imported (or one
     begun now): git keys the workspace while the modules below load."""
     import os
-    from datetime import datetime, timezone
 
+    from gitcorrex.clock import now_utc
     from gitcorrex.git.repository import discover_with_git
     from gitcorrex.git.state import StateProbe
 
@@ -69,8 +70,7 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         progress = TerminalProgress() if streaming else SilentProgress()
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated)
-        context = VerifyContext(os.environ, lambda: datetime.now(timezone.utc),
-                                current_provenance(repo), progress)
+        context = VerifyContext(os.environ, now_utc, current_provenance(repo), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 from gitcorrex.demo.project import FILES, FIXED_CALC
 from gitcorrex.git.scratch import commit_all, create_repository
+from gitcorrex.model.conclusion import Conclusion
 
 Say = Callable[[str], None]
 
 
-def run_demo(workdir: Path, *, say: Say) -> int:
+def run_demo(workdir: Path, *, say: Say) -> Conclusion:
     """Build the project in `workdir`, verify it failing then passing, show and replay."""
     repo = workdir / "calc"
     repo.mkdir(parents=True)
@@ -34,7 +35,7 @@ def run_demo(workdir: Path, *, say: Say) -> int:
          "(the bug makes it fail):", ["verify"], {1}),
     ]
     if not _run_steps(repo, steps, say):
-        return 1
+        return Conclusion.CHECK_FAILED
     (repo / "src" / "calc.py").write_text(FIXED_CALC)
     say("Fix the bug (uncommitted: a dirty workspace has its own state key) and verify "
         "again:")
@@ -42,7 +43,7 @@ def run_demo(workdir: Path, *, say: Say) -> int:
              ("`show` lists what is known about the current state:", ["show"], {0}),
              ("`replay` rebuilds the history from the ledger alone "
               "(refs/notes/correx), running nothing:", ["replay"], {0})]
-    return 0 if _run_steps(repo, steps, say) else 1
+    return Conclusion.OK if _run_steps(repo, steps, say) else Conclusion.CHECK_FAILED
 
 
 def _run_steps(repo: Path, steps: list[tuple[str, list[str], set[int]]], say: Say) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import RecordedEvent
 
 GATE_ORDER = ("produces", "grounding", "echo", "static_analysis")
@@ -35,8 +35,8 @@ class GateOutcome:
         return next((result for result in self.results if not result.passed), None)
 
     @property
-    def exit_code(self) -> int:
-        return ExitCode.CHECK_FAILED if self.failed else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        return Conclusion.CHECK_FAILED if self.failed else Conclusion.OK
 
     @property
     def summary(self) -> str:

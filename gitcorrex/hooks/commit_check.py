@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.background import in_background
 from gitcorrex.git.changes import parse_raw_diff
 from gitcorrex.git.config import config_value
@@ -31,6 +30,7 @@ from gitcorrex.git.objects import ObjectInfo, lookup_objects
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
+from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.check import Violation
@@ -54,9 +54,9 @@ class CommitCheck:
         return bool(self.violations)
 
     @property
-    def exit_code(self) -> int:
-        """1 when a path is outside the manifest: git stops the commit; else 0."""
-        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        """Failed when a path is outside the manifest: git stops the commit."""
+        return Conclusion.CHECK_FAILED if self.blocked else Conclusion.OK
 
 
 @dataclass(frozen=True)

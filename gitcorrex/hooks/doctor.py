@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.hookdirs import list_worktrees
 from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
@@ -18,6 +17,7 @@ from gitcorrex.hooks.interpreter import probe_interpreter
 from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
 from gitcorrex.hooks.script_templates import COMMIT_HOOKS
 from gitcorrex.hooks.status import HookFile, HooksStatus, hooks_status
+from gitcorrex.model.conclusion import Conclusion
 
 INSTALL = "git correx hooks install"
 FAIL, WARN, INFO, OK = "fail", "warn", "info", "ok"
@@ -46,9 +46,9 @@ class DoctorReport:
         return not any(finding.level == FAIL for finding in self.findings)
 
     @property
-    def exit_code(self) -> int:
-        """1 when some hook would not run (or would fail every commit), else 0."""
-        return ExitCode.OK if self.ok else ExitCode.CHECK_FAILED
+    def conclusion(self) -> Conclusion:
+        """Failed when some hook would not run (or would fail every commit)."""
+        return Conclusion.OK if self.ok else Conclusion.CHECK_FAILED
 
     def as_dict(self) -> dict[str, object]:
         return {"ok": self.ok, "findings": [finding.as_dict() for finding in self.findings]}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.errors import ExitCode, UnavailableError
+from gitcorrex.errors import UnavailableError
 from gitcorrex.git.config import config_value
 from gitcorrex.git.history import resolve_commit
 from gitcorrex.git.remotes import remote_default_branch
@@ -29,6 +29,7 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_report import RangeReport
+from gitcorrex.model.conclusion import Conclusion
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,9 @@ class PushCheck:
     blocked: list[BlockedUpdate]
 
     @property
-    def exit_code(self) -> int:
-        """1 when an update is blocked: git stops the whole push; else 0."""
-        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        """Failed when an update is blocked: git stops the whole push."""
+        return Conclusion.CHECK_FAILED if self.blocked else Conclusion.OK
 
 
 def parse_updates(data: bytes) -> list[PushUpdate]:

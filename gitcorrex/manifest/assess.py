@@ -20,7 +20,6 @@ from pathlib import Path
 from pydantic import Field
 
 from gitcorrex import ledger
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.git.trees import head_tree
@@ -29,6 +28,7 @@ from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondi
 from gitcorrex.manifest.trusted import manifest_at
 from gitcorrex.manifest.workspace_paths import Location, locate, relative_to
 from gitcorrex.model.assessment import AgentCall, PathVerdict, Rule, Verdict
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.record import Record
 from gitcorrex.model.repo_paths import path_problem, printable_path
@@ -90,9 +90,9 @@ class AssessOutcome(Record):
         return [p for p in self.paths if p.verdict is Verdict.BLOCK]
 
     @property
-    def exit_code(self) -> int:
-        """1 when any path is blocked, else 0 (README "Exit codes")."""
-        return ExitCode.CHECK_FAILED if self.blocked else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        """Failed when any path is blocked: the command exits 1, an agent's call is denied."""
+        return Conclusion.CHECK_FAILED if self.blocked else Conclusion.OK
 
 
 def assess_paths(repo: Repository, request: AssessRequest, *, clock: Callable[[], datetime],

@@ -13,11 +13,12 @@ from typing import Any, Literal
 
 import pathspec
 
-from gitcorrex.errors import ConfigError, ExitCode, UsageError
+from gitcorrex.errors import ConfigError, UsageError
 from gitcorrex.git.changes import tree_changes
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import head_tree
 from gitcorrex.manifest.pattern_rules import pattern_findings
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.profile_values import show
 from gitcorrex.model.record import Record
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile, parse_toml, read_profile_bytes
@@ -53,9 +54,9 @@ class LintReport(Record):
         return sum(f.severity == "warning" for f in self.findings)
 
     @property
-    def exit_code(self) -> int:
-        """1 on errors; warnings alone pass."""
-        return ExitCode.CHECK_FAILED if self.errors else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        """Failed on errors; warnings alone pass."""
+        return Conclusion.CHECK_FAILED if self.errors else Conclusion.OK
 
     @property
     def summary(self) -> str:

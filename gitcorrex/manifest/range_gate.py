@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_record import record_range
 from gitcorrex.manifest.range_report import RangeReport
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance
 
 
@@ -42,10 +42,10 @@ class RangeGate:
     required: HeadCheck | None = None
 
     @property
-    def exit_code(self) -> int:
-        """0 when the range is clean and the head check (if any) holds, else 1."""
+    def conclusion(self) -> Conclusion:
+        """OK when the range is clean and the head check (if any) holds, else failed."""
         held = self.required is None or self.required.ok
-        return ExitCode.OK if self.report.ok and held else ExitCode.CHECK_FAILED
+        return Conclusion.OK if self.report.ok and held else Conclusion.CHECK_FAILED
 
     def as_dict(self) -> dict[str, object]:
         """The report's document, with `required_pass` when the head check was asked."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.errors import ExitCode
 from gitcorrex.git.history import RangeCommit
 from gitcorrex.git.process import encode_path
 from gitcorrex.manifest.check import Violation
@@ -53,10 +52,6 @@ class RangeReport:
     @property
     def ok(self) -> bool:
         return not self.violating and not self.net
-
-    @property
-    def exit_code(self) -> int:
-        return ExitCode.OK if self.ok else ExitCode.CHECK_FAILED
 
     @property
     def manifest_description(self) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.plan_events import Finding
 from gitcorrex.plan.risk_audit import Identity
@@ -25,6 +26,6 @@ class AuthorityOutcome:
     findings: list[Finding] = field(default_factory=list)
 
     @property
-    def exit_code(self) -> int:
-        """0 when the fact stands (now or before); 1 when it was refused."""
-        return 0 if self.event or self.existing else 1
+    def conclusion(self) -> Conclusion:
+        """OK when the fact stands (now or before); failed when it was refused."""
+        return Conclusion.OK if self.event or self.existing else Conclusion.CHECK_FAILED

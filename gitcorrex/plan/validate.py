@@ -14,6 +14,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
     Decision,
@@ -37,8 +38,8 @@ class ValidationOutcome:
         return self.fields.decision is Decision.ACCEPTED
 
     @property
-    def exit_code(self) -> int:
-        return 0 if self.accepted else 1
+    def conclusion(self) -> Conclusion:
+        return Conclusion.OK if self.accepted else Conclusion.CHECK_FAILED
 
 
 def validate_plan(repo: Repository, path: Path, *, now: datetime,

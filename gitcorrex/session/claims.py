@@ -21,6 +21,7 @@ from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, RevisionConflictError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_claims import (
     AdmissionReceipt,
@@ -50,8 +51,8 @@ class ClaimDecision:
     events: list[RecordedEvent]
 
     @property
-    def exit_code(self) -> int:
-        return 0 if self.outcome is ClaimOutcome.CONFIRMED else 1
+    def conclusion(self) -> Conclusion:
+        return Conclusion.OK if self.outcome is ClaimOutcome.CONFIRMED else Conclusion.CHECK_FAILED
 
 
 def load_claim(path: Path) -> BlockerClaim:

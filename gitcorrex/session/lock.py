@@ -20,6 +20,7 @@ from gitcorrex.errors import UsageError
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state import compute_state
 from gitcorrex.model.canonical import bound_text
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (
     PlanLockedFields,
@@ -43,8 +44,9 @@ class LockOutcome:
     missing: list[Missing]
 
     @property
-    def exit_code(self) -> int:
-        return 0 if self.events else 1
+    def conclusion(self) -> Conclusion:
+        """OK when the plan was locked; failed when a blocker refused it."""
+        return Conclusion.OK if self.events else Conclusion.CHECK_FAILED
 
 
 def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetime,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.sync.conflicts import SeqConflict
 
 
@@ -39,9 +39,9 @@ class SyncResult:
         return self.rounds
 
     @property
-    def exit_code(self) -> int:
-        """1 on a seq conflict (nothing merged or pushed), else 0."""
-        return ExitCode.CHECK_FAILED if self.conflicts else ExitCode.OK
+    def conclusion(self) -> Conclusion:
+        """Failed on a seq conflict (nothing merged or pushed)."""
+        return Conclusion.CHECK_FAILED if self.conflicts else Conclusion.OK
 
     def as_dict(self) -> dict[str, object]:
         return {"remote": self.remote, "ref": self.ref, "tracking": self.tracking,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from gitcorrex.errors import ExitCode
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.verdicts import Result
 
 if TYPE_CHECKING:
@@ -61,13 +61,13 @@ class VerifyOutcome(NamedTuple):
         return _event(self.setup_recorded)
 
     @property
-    def exit_code(self) -> int:
-        """pass or nothing to verify → 0, fail → 1, unavailable → 3."""
+    def conclusion(self) -> Conclusion:
+        """pass or nothing to verify → OK, fail → failed, unavailable → unavailable."""
         if self.result is Result.FAIL:
-            return ExitCode.CHECK_FAILED
+            return Conclusion.CHECK_FAILED
         if self.result is Result.UNAVAILABLE:
-            return ExitCode.UNAVAILABLE
-        return ExitCode.OK
+            return Conclusion.UNAVAILABLE
+        return Conclusion.OK
 
 
 def _event(recorded: RecordedEvent | str | None) -> RecordedEvent | None:

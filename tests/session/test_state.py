@@ -24,8 +24,10 @@ from tests.session.conftest import append
 
 LIGHT_IMPORTS = """
 import sys
+from gitcorrex.cli.boundary import CONCLUSION_CODES
 from gitcorrex.cli.fast import run_fast
-code = run_fast(["session", "status", "--json"])
+ended = run_fast(["session", "status", "--json"])
+code = None if ended is None else int(CONCLUSION_CODES[ended])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
 print(code, heavy, file=sys.stderr)
@@ -33,9 +35,11 @@ print(code, heavy, file=sys.stderr)
 
 COLD_FOLD = """
 import sys
+from gitcorrex.cli.boundary import CONCLUSION_CODES
 from gitcorrex.cli.fast import run_fast
 from gitcorrex.replay.session import FOLDED_TYPES
-code = run_fast(["session", "status", "--json"])
+ended = run_fast(["session", "status", "--json"])
+code = None if ended is None else int(CONCLUSION_CODES[ended])
 built = sorted(p.KIND for p in FOLDED_TYPES if p.__pydantic_complete__)
 loaded = sorted(m for m in sys.modules if m.startswith("gitcorrex.model."))
 print(code, built, loaded, file=sys.stderr)

@@ -24,8 +24,10 @@ from tests.session.conftest import append
 
 AFTER_APPEND = """
 import sys
+from gitcorrex.cli.boundary import CONCLUSION_CODES
 from gitcorrex.cli.fast import run_fast
-code = run_fast(["session", "status", "--json"])
+ended = run_fast(["session", "status", "--json"])
+code = None if ended is None else int(CONCLUSION_CODES[ended])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
 print(code, heavy, file=sys.stderr)

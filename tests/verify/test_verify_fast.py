@@ -16,8 +16,10 @@ Correx = Callable[..., CliResult]
 
 NO_CLICK = """
 import sys
+from gitcorrex.cli.boundary import CONCLUSION_CODES
 from gitcorrex.cli.fast import run_fast
-code = run_fast(sys.argv[1:])
+ended = run_fast(sys.argv[1:])
+code = None if ended is None else int(CONCLUSION_CODES[ended])
 print(code, "click" in sys.modules, file=sys.stderr)
 """
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.tree_objects import list_tree
+from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.grounding import (
     Check,
@@ -50,8 +51,9 @@ class GroundingOutcome:
         return self.fields.verdict
 
     @property
-    def exit_code(self) -> int:
-        return 0 if self.fields.verdict == Verdict.PASS else 1
+    def conclusion(self) -> Conclusion:
+        """Only `pass` is OK: any other verdict stops `plan lock`."""
+        return Conclusion.OK if self.fields.verdict == Verdict.PASS else Conclusion.CHECK_FAILED
 
 
 def ground_plan(repo: Repository, path: Path, *, state_key: str, now: datetime,
