@@ -120,15 +120,19 @@ def join_note_parts(parts: list[bytes]) -> bytes:
 
 
 def ledger_tip(repo: Repository, ref: str) -> str | None:
-    """The commit the notes ref points at, or None when nothing was recorded yet."""
-    result = run_git(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"],
-                     cwd=repo.common_dir, check=False)
-    if result.returncode == 0:
-        return result.stdout.decode("ascii").strip()
-    if run_git(["rev-parse", "-q", "--verify", ref], cwd=repo.common_dir,
-               check=False).returncode == 0:
-        raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
-                               hint="run `git fsck`; fetch the ledger ref again")
+    """The commit the notes ref points at, or None when nothing was recorded yet. One
+    process reads the ref and its type together, so a ref another writer creates meanwhile
+    is either not there yet or there in full."""
+    out = run_git(["for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", ref],
+                  cwd=repo.common_dir).stdout.decode("utf-8", "surrogateescape")
+    for line in out.splitlines():
+        oid, kind, name = line.split(" ", 2)
+        if name != ref:
+            continue
+        if kind != "commit":
+            raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
+                                   hint="run `git fsck`; fetch the ledger ref again")
+        return oid
     return None
 
 
