@@ -13,7 +13,7 @@ from pathlib import Path
 
 from raw_events import raw_draft
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import head_tree_oid
 from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
@@ -33,7 +33,7 @@ def observation(tree: str) -> dict[str, object]:
 
 
 def main(session: str) -> None:
-    repo = discover_with_git(Path.cwd())
+    repo = discover(Path.cwd())
     tree = head_tree_oid(repo.root) or ""
     draft = raw_draft("workspace_verification_observed", (tree,), observation(tree),
                       session=session, stage="implement", state_key=tree)

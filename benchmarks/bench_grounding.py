@@ -157,10 +157,10 @@ USE_CASE = """
 import json, resource, sys, time
 from datetime import datetime, timezone
 from pathlib import Path
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.plan.grounding.usecase import ground_plan
 from gitcorrex.ledger.provenance import current_provenance
-repo = discover_with_git(Path.cwd())
+repo = discover(Path.cwd())
 provenance = current_provenance(repo)
 wall, cpu = time.perf_counter(), time.process_time()
 out = ground_plan(repo, Path(sys.argv[1]), state_key=sys.argv[2],

@@ -45,7 +45,7 @@ from common import (
 from raw_events import raw_draft
 
 from gitcorrex.git import notes
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 
@@ -99,7 +99,7 @@ def prepare(workdir: Path, files: int, staged: int) -> Path:
 def start_session(root: Path) -> None:
     """A locked session with step S1 active, writes `src/**` (the events a lock and a step
     start write), appended through the ledger API."""
-    repo = discover_with_git(root)
+    repo = discover(root)
     tree = git(root, "rev-parse", "HEAD^{tree}").strip()
     plan = notes.write_blob(repo, b'{"plan": 1}')
     common = {"session": SESSION, "stage": "implement", "state_key": tree}

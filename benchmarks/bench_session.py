@@ -27,7 +27,7 @@ from common import correx_script, cpu_table, git, markdown_table, median, time_c
 from raw_events import raw_draft
 
 from gitcorrex.git import notes
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 
@@ -56,7 +56,7 @@ def build(root: Path, events: int) -> None:
     git(root, "add", "-A")
     git(root, "-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "commit",
         "-q", "-m", "init")
-    repo = discover_with_git(root)
+    repo = discover(root)
     tree = git(root, "rev-parse", "HEAD^{tree}").strip()
     plan = notes.write_blob(repo, PLAN)
     drafts = [_draft("session_started", tree, {"plan": plan, "plan_id": "bench",

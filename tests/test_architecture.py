@@ -518,3 +518,26 @@ def test_only_the_ledger_reads_notes() -> None:
                  if not (rel := str(path.relative_to(PACKAGE))).startswith(NOTE_READERS)
                  and (found := note_reads_of(path))]
     assert not offenders, "notes read outside the ledger:\n" + "\n".join(offenders)
+
+
+def test_outside_git_only_the_face_is_imported() -> None:
+    """`gitcorrex.git`'s modules are reached through its face (`git/__init__.py`): an import
+    of a module behind it, or of a name the face does not list, is refused."""
+    from gitcorrex.git import FACE
+
+    offenders: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = str(path.relative_to(PACKAGE))
+        if rel.startswith("git/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                offenders += [f"{rel}: import {a.name}" for a in node.names
+                              if a.name.startswith("gitcorrex.git.")]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.startswith("gitcorrex.git."):
+                    offenders.append(f"{rel}: from {node.module}")
+                elif node.module == "gitcorrex.git":
+                    offenders += [f"{rel}: {a.name} is not in the face" for a in node.names
+                                  if a.name not in FACE]
+    assert offenders == []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.agents.payload import PayloadError
 from gitcorrex.agents.request import HookOptions, HookRequest
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def correx_session(repo: Repository, options: HookOptions) -> str | None:
     `git config correx.session`; never the agent's own id. One the ledger does not hold
     fails closed (exit 2), so no event can conjure a session into existence. The ledger is
     read (and pydantic and pygit2 imported) only when a session is selected."""
-    from gitcorrex.git.config import config_value
+    from gitcorrex.git import config_value
     from gitcorrex.hooks import SESSION_CONFIG
 
     chosen = options.session or config_value(repo, SESSION_CONFIG) or None

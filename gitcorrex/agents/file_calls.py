@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from gitcorrex.agents.context import agent_call, call_base, correx_session
 from gitcorrex.agents.proven_allow import proven_allowed
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git import discover
 from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
                     clock: Callable[[], datetime]) -> Verdict:
     """ALLOW, or a block naming each refused path with its rule and fix."""
     base = call_base(request, default=default_cwd)
-    repo = discover_with_git(base)
+    repo = discover(base)
     if proven_allowed(repo, request, options, str(base)):
         return ALLOW
     from gitcorrex.agents.reasons import block_reason

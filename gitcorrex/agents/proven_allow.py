@@ -17,10 +17,7 @@ import os
 from dataclasses import dataclass
 
 from gitcorrex.agents.request import Action, HookOptions, HookRequest
-from gitcorrex.git.background import in_background
-from gitcorrex.git.config import config_values
-from gitcorrex.git.objects import ObjectInfo, lookup_objects
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import ObjectInfo, Repository, config_values, in_background, lookup_objects
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 
 

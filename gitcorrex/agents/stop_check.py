@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.agents.context import call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
-from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.git import Repository, discover
 
 if TYPE_CHECKING:
     from gitcorrex.model.profile import Profile
@@ -29,8 +29,8 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
     """ALLOW, or a block that tells the agent to verify before it says it is done."""
     if request.stop_hook_active:
         return ALLOW
-    repo = discover_with_git(call_base(request, default=default_cwd))
-    from gitcorrex.git.config import config_value
+    repo = discover(call_base(request, default=default_cwd))
+    from gitcorrex.git import config_value
     from gitcorrex.hooks import STAGE_CONFIG
 
     stage = options.stage or config_value(repo, STAGE_CONFIG) or None
@@ -39,7 +39,7 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
         return ALLOW
     head_tree, profile = found
     baseline = _baseline(repo, options) or head_tree
-    from gitcorrex.git.state import compute_state
+    from gitcorrex.git import compute_state
 
     state_key = compute_state(repo).state_key
     if state_key == baseline:
@@ -66,7 +66,7 @@ def opted_in(profile: Profile, stage: str | None) -> bool:
 
 
 def _profile_at_head(repo: Repository) -> tuple[str, Profile] | None:
-    from gitcorrex.git.objects import lookup_objects, read_blob
+    from gitcorrex.git import lookup_objects, read_blob
     from gitcorrex.hooks import PROFILE_NAME
     from gitcorrex.profiles.load import parse_profile
 

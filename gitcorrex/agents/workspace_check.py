@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.agents.context import agent_call, call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
-from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.git import Repository, discover
 from gitcorrex.model.write_manifest import Manifest
 
 if TYPE_CHECKING:
@@ -40,12 +40,11 @@ class _Scope:
 def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: Path,
                     clock: Callable[[], datetime]) -> Verdict:
     """ALLOW when every path changed since the baseline is inside the manifest."""
-    repo = discover_with_git(call_base(request, default=default_cwd))
+    repo = discover(call_base(request, default=default_cwd))
     scope = _scope(repo, options)
     if scope is None or scope.manifest.unrestricted:
         return ALLOW
-    from gitcorrex.git.changes import tree_changes
-    from gitcorrex.git.state import compute_state
+    from gitcorrex.git import compute_state, tree_changes
     from gitcorrex.manifest.check import check_changes
 
     state_key = compute_state(repo).state_key
@@ -63,8 +62,7 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
 
 def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
     """The manifest and baseline in force; None when neither a session nor a stage is."""
-    from gitcorrex.git.config import config_value
-    from gitcorrex.git.objects import lookup_objects
+    from gitcorrex.git import config_value, lookup_objects
     from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
     session = correx_session(repo, options)

@@ -11,7 +11,7 @@ from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.record import Record
 
 if TYPE_CHECKING:
-    from gitcorrex.git.state import WorkspaceState
+    from gitcorrex.git import WorkspaceState
     from gitcorrex.review.show import ShowResult as ShownTree
     from gitcorrex.verify.outcome import VerifyOutcome
 

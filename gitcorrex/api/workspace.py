@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex.api.results import ShowResult, StateResult, VerifyResult
 from gitcorrex.clock import now_utc
-from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.git import Repository, discover
 
 if TYPE_CHECKING:
     from gitcorrex.api.flow_results import GateResult, PlanGrounding, PlanValidation, StepStarted
@@ -26,7 +26,7 @@ class Workspace:
     """A work tree found from `path` the way git finds it (any directory inside it)."""
 
     def __init__(self, path: str | os.PathLike[str] = ".") -> None:
-        self.repo: Repository = discover_with_git(Path(path).resolve())
+        self.repo: Repository = discover(Path(path).resolve())
 
     @property
     def root(self) -> Path:
@@ -34,7 +34,7 @@ class Workspace:
 
     def state(self) -> StateResult:
         """The state key: the tree `git add -A && git write-tree` would record."""
-        from gitcorrex.git.state import compute_state
+        from gitcorrex.git import compute_state
 
         return StateResult.of(compute_state(self.repo))
 
@@ -42,7 +42,7 @@ class Workspace:
                session: str | None = None) -> VerifyResult:
         """Run the profile's expectation (by name only: never a command) on the current
         state and record the observation; inside a session it settles the active step."""
-        from gitcorrex.git.state import StateProbe
+        from gitcorrex.git import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
@@ -100,7 +100,7 @@ class Workspace:
         from gitcorrex.api.flow_results import GateResult
         from gitcorrex.gates.artifacts import parse_artifact_options
         from gitcorrex.gates.usecase import GateRequest, run_gates
-        from gitcorrex.git.state import StateProbe
+        from gitcorrex.git import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
 
         request = GateRequest(stage, session, parse_artifact_options(tuple(artifacts),

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import resolve_tree
+from gitcorrex.git import Repository, resolve_tree
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent

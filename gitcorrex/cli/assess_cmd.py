@@ -84,11 +84,11 @@ def _line(path: AssessedPath) -> str:
 def _assess(request: AssessRequest) -> AssessOutcome:
 
     from gitcorrex.clock import now_utc
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.session.assess_entry import assess_in_session
 
-    repo = discover_with_git(start_dir())
+    repo = discover(start_dir())
     return assess_in_session(repo, request, clock=now_utc,
                         provenance=lambda: current_provenance(repo))
 

@@ -22,9 +22,9 @@ def attest(rev: str, output_format: str) -> Conclusion:
     Exit 0 with at least one statement, 1 when the tree has no verification.
     """
     from gitcorrex.attest.in_toto import attest_tree
-    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.git import discover
 
-    result = attest_tree(discover_in_process(start_dir()), rev=rev)
+    result = attest_tree(discover(start_dir()), rev=rev)
     for item in result.statements:
         click.echo(json.dumps(item, sort_keys=True, ensure_ascii=True, separators=(",", ":")))
     if not result.statements:

@@ -13,7 +13,7 @@ from gitcorrex.model.conclusion import Conclusion
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from gitcorrex.git.repository import Repository
+    from gitcorrex.git import Repository
     from gitcorrex.manifest.range_report import RangeReport
     from gitcorrex.review.require_pass import RequiredPass
 
@@ -49,11 +49,11 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     2 bad range or profile, 3 history missing (shallow clone).
     """
     from gitcorrex.clock import now_utc
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.range_gate import check_range_gate
 
-    repo = discover_with_git(start_dir())
+    repo = discover(start_dir())
     gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=now_utc,
                             provenance=lambda: current_provenance(repo),
                             required=_required_pass(repo, require_pass, require_signed))
@@ -73,7 +73,7 @@ def _required_pass(repo: Repository, require_pass: bool,
     """The head's counted status when a pass is required; signed as flag or config say."""
     if not (require_pass or require_signed):
         return None
-    from gitcorrex.git.signing import is_signature_required
+    from gitcorrex.git import is_signature_required
     from gitcorrex.review.require_pass import required_pass
 
     return lambda head: required_pass(

@@ -18,10 +18,10 @@ def doctor(as_json: bool) -> Conclusion:
     One line per finding, with the fix. Exit 0 when git will run the check everywhere,
     1 when some hook would not run (or would fail every commit).
     """
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.hooks.doctor import diagnose
 
-    report = diagnose(discover_with_git(start_dir()))
+    report = diagnose(discover(start_dir()))
     if as_json:
         emit_json(report.as_dict())
     else:

@@ -124,10 +124,9 @@ def run_agent_hook(args: Sequence[str]) -> int | None:
 
 def state_text(start: Path, *, as_json: bool) -> str:
     """What `git correx state` prints: the key, or `{"state_key", "head_tree", "dirty"}`."""
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import compute_state
+    from gitcorrex.git import compute_state, discover
 
-    result = compute_state(discover_with_git(start))
+    result = compute_state(discover(start))
     if not as_json:
         return result.state_key + "\n"
     document = {"state_key": result.state_key, "head_tree": result.head_tree,

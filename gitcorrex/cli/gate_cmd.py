@@ -12,8 +12,7 @@ from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
-    from gitcorrex.git.repository import Repository
-    from gitcorrex.git.state import StateProbe
+    from gitcorrex.git import Repository, StateProbe
 
 
 @click.command()
@@ -29,13 +28,13 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
     Stops at the first failing gate and prints its feedback verbatim. Exit 0 every gate
     passed (or none is configured), 1 a gate failed, 2 usage or configuration error.
     """
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
 
-    repo = discover_with_git(start_dir())
+    repo = discover(start_dir())
     if repo.work_tree is None:
         outcome = _run(repo, stage, session, artifacts, None)
     else:  # git keys the workspace while the use-case's modules load
-        from gitcorrex.git.state import StateProbe
+        from gitcorrex.git import StateProbe
 
         with StateProbe(repo).begin() as probe:
             outcome = _run(repo, stage, session, artifacts, probe)

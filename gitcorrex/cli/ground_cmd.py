@@ -27,10 +27,9 @@ def ground(plan_file: Path, as_json: bool) -> Conclusion:
     """
 
     from gitcorrex.clock import now_utc
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import StateProbe
+    from gitcorrex.git import StateProbe, discover
 
-    repo = discover_with_git(start_dir())
+    repo = discover(start_dir())
     with StateProbe(repo).begin() as probe:  # git keys the workspace while we import
         from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.plan.grounding.usecase import ground_plan

@@ -21,8 +21,7 @@ TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
     from types import TracebackType
 
-    from gitcorrex.git.repository import Repository
-    from gitcorrex.git.state import StateProbe
+    from gitcorrex.git import Repository, StateProbe
 
 
 class HeadStart:
@@ -37,11 +36,10 @@ class HeadStart:
         (it discovers again and reports them with the usual exit code)."""
         if not args or args[0] != "verify" or {"-h", "--help"} & set(args):
             return cls()
-        from gitcorrex.git.repository import discover_with_git
-        from gitcorrex.git.state import StateProbe
+        from gitcorrex.git import StateProbe, discover
 
         try:
-            repo = discover_with_git(Path.cwd())
+            repo = discover(Path.cwd())
             return cls((repo, StateProbe(repo).begin()))
         except CorrexError:
             return cls()

@@ -17,7 +17,7 @@ from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.errors import UnavailableError, UsageError
 
 if TYPE_CHECKING:
-    from gitcorrex.git.repository import Repository
+    from gitcorrex.git import Repository
     from gitcorrex.hooks.commit_check import CommitCheck
     from gitcorrex.hooks.push_check import BlockedUpdate
     from gitcorrex.model.conclusion import Conclusion
@@ -45,11 +45,11 @@ def _run_importing(name: str, args: list[str]) -> Conclusion:
 
 
 def _run(name: str, args: list[str]) -> Conclusion:
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
 
     if name not in HOOK_NAMES:
         raise UsageError(f"unknown hook {name!r}", hint=f"one of: {', '.join(HOOK_NAMES)}")
-    repo = discover_with_git(Path.cwd())
+    repo = discover(Path.cwd())
     if name == "pre-push":
         return _pre_push(repo, args)
     import os

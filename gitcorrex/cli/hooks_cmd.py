@@ -37,12 +37,12 @@ def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) 
     """
     import sys
 
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.hooks.install import install_hooks
 
     if agent is not None or print_only:
         return _install_agent(agent, print_only, as_json)
-    result = install_hooks(discover_with_git(start_dir()), python=sys.executable,
+    result = install_hooks(discover(start_dir()), python=sys.executable,
                            pre_push=pre_push)
     _print_actions(result, as_json)
     return Conclusion.OK
@@ -52,10 +52,10 @@ def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) 
 @json_option
 def uninstall(as_json: bool) -> Conclusion:
     """Remove git correx's hooks and restore the hooks they chained."""
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.hooks.install import uninstall_hooks
 
-    _print_actions(uninstall_hooks(discover_with_git(start_dir())), as_json)
+    _print_actions(uninstall_hooks(discover(start_dir())), as_json)
     return Conclusion.OK
 
 
@@ -63,10 +63,10 @@ def uninstall(as_json: bool) -> Conclusion:
 @json_option
 def status(as_json: bool) -> Conclusion:
     """Show the hooks directory git uses and what each hook file there is."""
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.hooks.status import hooks_status
 
-    result = hooks_status(discover_with_git(start_dir()))
+    result = hooks_status(discover(start_dir()))
     if as_json:
         emit_json(result.as_dict())
         return Conclusion.OK
@@ -86,12 +86,12 @@ def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> Conclu
 
     from gitcorrex.agents.install import install_agent
     from gitcorrex.errors import UsageError
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
 
     if agent is None:
         raise UsageError("--print needs --agent", hint="git correx hooks install --agent "
                          "claude-code --print")
-    root = discover_with_git(start_dir()).root
+    root = discover(start_dir()).root
     result = install_agent(root, agent, python=sys.executable, write=not print_only)
     if as_json:
         emit_json({**result.as_dict(), "settings": json.loads(result.text)})

@@ -28,10 +28,10 @@ def init(exclude: bool, as_json: bool) -> Conclusion:
     Names the build outputs git would add (a command that writes them changes the state
     key, so its verification cannot pass); --exclude ignores them in .git/info/exclude.
     """
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.profiles.starter import write_starter_profile
 
-    result = write_starter_profile(discover_with_git(start_dir()), exclude=exclude)
+    result = write_starter_profile(discover(start_dir()), exclude=exclude)
     if as_json:
         emit_json(result)
         return Conclusion.OK

@@ -42,10 +42,10 @@ def print_log(revisions: list[str], *, limit: int | None, verify_signatures: boo
     """Print one line per commit (or the `--json` document), problems on stderr; ok."""
     from pathlib import Path
 
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.review.log import log_commits
 
-    result = log_commits(discover_with_git(Path.cwd()), revisions=revisions, limit=limit,
+    result = log_commits(discover(Path.cwd()), revisions=revisions, limit=limit,
                          verify_signatures=verify_signatures)
     out, err = log_output(result, as_json=as_json)
     sys.stderr.write(err)

@@ -28,10 +28,10 @@ def lint(stage: str | None, as_json: bool) -> Conclusion:
     non-patterns. Warnings: unanchored patterns (they match at any depth) and patterns
     that match nothing in HEAD's tree. Exit 0 clean or warnings only, 1 on errors.
     """
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.manifest.lint import lint_manifests
 
-    report = lint_manifests(discover_with_git(start_dir()), stage=stage)
+    report = lint_manifests(discover(start_dir()), stage=stage)
     if as_json:
         emit_json(report)
     else:

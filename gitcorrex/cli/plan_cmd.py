@@ -17,7 +17,7 @@ from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
-    from gitcorrex.git.repository import Repository
+    from gitcorrex.git import Repository
     from gitcorrex.model.events import Provenance
     from gitcorrex.session.lock import LockOutcome
 
@@ -39,10 +39,10 @@ def plan() -> None:
 @json_option
 def path_command(as_json: bool) -> Conclusion:
     """Print the plan home: a directory in the git directory, never part of a state key."""
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.plan.home import plan_home
 
-    home = plan_home(discover_with_git(start_dir()))
+    home = plan_home(discover(start_dir()))
     if as_json:
         emit_json({"path": str(home)})
     else:
@@ -190,10 +190,10 @@ def _print_lock(out: LockOutcome) -> None:
 def _setup() -> tuple[Repository, Any, Provenance]:
 
     from gitcorrex.clock import now_utc
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.ledger.provenance import current_provenance
 
-    repo = discover_with_git(start_dir())
+    repo = discover(start_dir())
     return repo, now_utc(), current_provenance(repo)
 
 

@@ -29,10 +29,10 @@ def replay(session: str | None, check_fields: bool, as_json: bool) -> Conclusion
     Ledger problems (malformed lines, unknown versions; with --check-fields also lines
     whose fields do not fit their kind) go to stderr, or to `problems` with --json; exit 0.
     """
-    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.git import discover
     from gitcorrex.session.ledger_replay import replay_ledger
 
-    replayed = replay_ledger(discover_in_process(start_dir()), session=session,
+    replayed = replay_ledger(discover(start_dir()), session=session,
                              check_fields=check_fields)
     if as_json:
         _write_json(replayed.events, replayed.problems, _state_json(replayed.state))

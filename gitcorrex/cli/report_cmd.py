@@ -20,10 +20,10 @@ def report(revisions: tuple[str, ...], output_format: str, as_json: bool) -> Con
     Every recorded text is escaped (Markdown, HTML, control and bidi characters), so the
     output is safe to post as a PR comment or a job summary. Reads only; exit 0.
     """
-    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.git import discover
     from gitcorrex.review.report import build_report
 
-    result = build_report(discover_in_process(start_dir()), revisions=list(revisions))
+    result = build_report(discover(start_dir()), revisions=list(revisions))
     for problem in result.problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
     if as_json or output_format == "json":

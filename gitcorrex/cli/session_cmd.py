@@ -15,7 +15,7 @@ from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
-    from gitcorrex.git.repository import Repository
+    from gitcorrex.git import Repository
     from gitcorrex.model.events import Provenance
 
 session_option = click.option("--session", "session", metavar="ID", default=None,
@@ -84,9 +84,9 @@ def clarify(path: str, reason: str, session: str | None, as_json: bool) -> Concl
 
 
 def open_repo() -> Repository:
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
 
-    return discover_with_git(start_dir())
+    return discover(start_dir())
 
 
 def selected(repo: Repository, given: str | None) -> str:

@@ -50,11 +50,11 @@ def print_session_status(session_id: str | None, *, as_json: bool) -> Conclusion
     configured one); failed when it is invalid (nothing may advance)."""
     from pathlib import Path
 
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git import discover
     from gitcorrex.session.selection import chosen_session
     from gitcorrex.session.status import session_status
 
-    repo = discover_with_git(Path.cwd())
+    repo = discover(Path.cwd())
     chosen = chosen_session(repo, session_id or os.environ.get("CORREX_SESSION") or None)
     report = session_status(repo, chosen)
     document = report.as_json()

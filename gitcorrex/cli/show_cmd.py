@@ -19,8 +19,7 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> Conclusion:
     No events means the tree is unverified, never that it passed.
     """
     from gitcorrex.errors import UsageError
-    from gitcorrex.git.repository import discover_in_process, discover_with_git
-    from gitcorrex.git.state import compute_state
+    from gitcorrex.git import compute_state, discover
     from gitcorrex.review.describe import describe_event
     from gitcorrex.review.show import show_tree
 
@@ -28,10 +27,10 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> Conclusion:
         raise UsageError("give either REV or --worktree, not both",
                          hint="`git correx show HEAD` or `git correx show --worktree`")
     if rev is None:
-        repo = discover_with_git(start_dir())
+        repo = discover(start_dir())
         result = show_tree(repo, rev=None, state_key=compute_state(repo).state_key)
     else:
-        result = show_tree(discover_in_process(start_dir()), rev=rev, state_key=None)
+        result = show_tree(discover(start_dir()), rev=rev, state_key=None)
     for problem in result.problems:
         click.echo(f"git correx: ledger problem: {problem.describe()}", err=True)
     if as_json:

@@ -19,7 +19,7 @@ from gitcorrex.model.printable import printable_lines
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from gitcorrex.git.repository import Repository
+    from gitcorrex.git import Repository
     from gitcorrex.model.events import RecordedEvent
 
 

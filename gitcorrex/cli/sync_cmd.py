@@ -24,10 +24,10 @@ def sync(remote: str, compact: bool, as_json: bool) -> Conclusion:
     config. Exit 0 in sync, 1 a session diverged between clones (nothing written), 3 the
     remote refused, kept winning races, or git failed.
     """
-    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.git import discover
     from gitcorrex.sync.usecase import sync_ledger
 
-    result = sync_ledger(discover_in_process(start_dir()), remote=remote, compact=compact)
+    result = sync_ledger(discover(start_dir()), remote=remote, compact=compact)
     if as_json:
         emit_json(result.as_dict())
     else:

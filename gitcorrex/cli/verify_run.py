@@ -52,12 +52,11 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
     import os
 
     from gitcorrex.clock import now_utc
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.git.state import StateProbe
+    from gitcorrex.git import StateProbe, discover
 
     started = head_start.take() if head_start is not None else None
     if started is None:
-        repo = discover_with_git(Path.cwd())
+        repo = discover(Path.cwd())
         started = (repo, StateProbe(repo).begin())
     repo = started[0]
     with started[1] as probe:

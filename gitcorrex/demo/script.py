@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.demo.project import FILES, FIXED_CALC
-from gitcorrex.git.scratch import commit_all, create_repository
+from gitcorrex.git import commit_all, create_repository
 from gitcorrex.model.conclusion import Conclusion
 
 Say = Callable[[str], None]

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.notes import write_blob
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, write_blob
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.gates import ArtifactRecord, ArtifactsChecked, ArtifactStatus
 

@@ -17,8 +17,7 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, UsageError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import head_tree, read_blob_at
+from gitcorrex.git import Repository, head_tree, read_blob_at
 from gitcorrex.model.events import Provenance, RecordedEvent, git_blob_oid
 from gitcorrex.model.profile import Profile, StagePolicy
 from gitcorrex.model.record import EventPayload

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from gitcorrex.gates.artifacts import Artifact
 from gitcorrex.gates.references import extract_references
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import GITLINK_MODE, path_modes
+from gitcorrex.git import GITLINK_MODE, Repository, path_modes
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.gates import BriefGroundingChecked, GroundingReference, ReferenceStatus
 

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitcorrex.gates.findings import parse_findings
-from gitcorrex.git.notes import write_blob
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, write_blob
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.gates import StaticCommandRecord
 from gitcorrex.model.profile import Profile

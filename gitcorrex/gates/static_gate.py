@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from gitcorrex.gates.outcome import GateResult
 from gitcorrex.gates.static_analysis import run_static, static_commands, static_feedback
 from gitcorrex.gates.static_reuse import find_clean_static
-from gitcorrex.git.state import StateProbe
+from gitcorrex.git import StateProbe
 from gitcorrex.model.gates import StaticAnalysisCompleted
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ output.
 from __future__ import annotations
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.gates import StaticAnalysisCompleted

@@ -31,9 +31,7 @@ from gitcorrex.gates.echo_record import echo_feedback, echo_fields
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
 from gitcorrex.gates.outcome import GateOutcome, GateResult
 from gitcorrex.gates.static_gate import run_static_gate
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import StateProbe
-from gitcorrex.git.trees import head_tree
+from gitcorrex.git import Repository, StateProbe, head_tree
 from gitcorrex.model.events import Provenance
 
 

@@ -50,7 +50,7 @@ def tree_changes(repo: Repository, old_tree: str | None, new_tree: str) -> list[
     return parse_raw_diff(run_git(args, cwd=repo.common_dir).stdout)
 
 
-def changed_path_names(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
+def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
     """Every path that differs between two trees (None: the empty tree), sorted: both
     sides of a rename, deletions, mode and type changes, gitlinks."""
     empty = EMPTY_TREE_SHA256 if repo.object_format == "sha256" else EMPTY_TREE

@@ -122,7 +122,7 @@ def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, 
     """subject → the blobs of its note at `ref`'s tip, in read order (absent: no note; {}
     before the first append), for many subjects at once: one `git ls-tree` with plumbing.
     Blob ids identify a note's content, so a reader can key what it derives by them and
-    read the blobs (`read_blobs`) only when they changed."""
+    read the blobs (`read_note_parts`) only when they changed."""
     if _in_process(repo):
         from gitcorrex.git import notes_libgit2
 
@@ -134,8 +134,9 @@ def note_blobs_at(repo: Repository, ref: str, subjects: list[str]) -> dict[str, 
     return note_reads.note_blobs_at(repo, ref, subjects)
 
 
-def read_blobs(repo: Repository, oids: list[str]) -> dict[str, bytes]:
-    """oid → content, each ending in a newline as a note part reads (one `cat-file`)."""
+def read_note_parts(repo: Repository, oids: list[str]) -> dict[str, bytes]:
+    """oid → a note blob's content, ending in a newline as a note part reads (one
+    `cat-file`)."""
     return read_blob_map(repo.common_dir, oids)
 
 

@@ -91,11 +91,6 @@ def merge_trees(repo: Repository, ours: str | None, theirs: str) -> MergedTree:
     return MergedTree(str(tree), unions, frozenset(gained))
 
 
-def tree_of(repo: Repository, commit: str) -> str:
-    """The tree id of ledger commit `commit`."""
-    return str(_tree_of(repo.shared_libgit2(), commit).id)
-
-
 def unite_lines(ours: bytes, theirs: bytes) -> bytes:
     """Sorted, de-duplicated, non-blank lines of both notes (`cat_sort_uniq`)."""
     lines = {line for line in ours.split(b"\n") + theirs.split(b"\n") if line.strip()}

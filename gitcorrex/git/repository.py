@@ -150,7 +150,7 @@ def require_ledger_format(repo: Repository) -> None:
         repo.shared_libgit2()
 
 
-def discover_with_git(start: Path) -> Repository:
+def discover(start: Path) -> Repository:
     """Ask git itself where the repository is, as seen from `start`."""
     args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",
             "--is-bare-repository", "--show-object-format", "--show-toplevel"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.changes import changed_path_names
 
 if TYPE_CHECKING:
     import pygit2
@@ -35,12 +34,6 @@ def head_tree(repo: Repository) -> str | None:
     if handle.head_is_unborn:
         return None
     return str(handle.head.peel(_tree_type()).id)
-
-
-def changed_paths(repo: Repository, old_tree: str | None, new_tree: str) -> list[str]:
-    """Every path that differs between two trees (old None = the empty tree), sorted
-    (`git diff-tree`, rename detection off: `changes.changed_path_names`)."""
-    return changed_path_names(repo, old_tree, new_tree)
 
 
 def _tree_type() -> type[pygit2.Tree]:

@@ -11,8 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.objects import lookup_objects, write_index_tree
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, lookup_objects, write_index_tree
 from gitcorrex.hooks.commit_check import CommitCheck
 from gitcorrex.hooks.push_check import BlockedUpdate
 from gitcorrex.manifest.assessment_record import record_assessment

@@ -23,12 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gitcorrex.git.background import in_background
-from gitcorrex.git.changes import parse_raw_diff
-from gitcorrex.git.config import config_value
-from gitcorrex.git.objects import ObjectInfo, lookup_objects
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
+from gitcorrex.git import (
+    ObjectInfo,
+    Repository,
+    config_value,
+    in_background,
+    lookup_objects,
+    parse_raw_diff,
+    raw_paths,
+    staged_raw_diff,
+)
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 from gitcorrex.model.conclusion import Conclusion
 

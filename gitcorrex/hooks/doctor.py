@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.git.hookdirs import list_worktrees
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, list_worktrees
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
 from gitcorrex.hooks.location import HOOKS_PATH_CONFIG

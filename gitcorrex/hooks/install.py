@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.hooks.location import locate_hooks, writable_location
 from gitcorrex.hooks.script_templates import (
     ALL_HOOKS,

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.config import config_value
-from gitcorrex.git.hookdirs import hooks_dir
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value, hooks_dir
 from gitcorrex.hooks.script_templates import COMMIT_HOOKS
 
 HOOKS_PATH_CONFIG = "core.hooksPath"

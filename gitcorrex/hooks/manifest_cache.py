@@ -21,8 +21,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex import __version__
-from gitcorrex.git.objects import ObjectInfo
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import ObjectInfo, Repository
 from gitcorrex.model.write_manifest import Manifest
 
 CACHE_DIR = ("correx", "manifests")

@@ -22,10 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.config import config_value
-from gitcorrex.git.history import resolve_commit
-from gitcorrex.git.remotes import remote_default_branch
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value, remote_default_branch, resolve_commit
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_report import RangeReport

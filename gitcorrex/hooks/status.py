@@ -7,8 +7,7 @@ import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.git.config import config_value
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.location import locate_hooks
 from gitcorrex.hooks.script_templates import ALL_HOOKS, HOOK_VERSION, read_script

@@ -20,11 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from gitcorrex.git import ledger_pack, notes
-from gitcorrex.git.anchor_policy import anchors_states
-from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes_ref import contention_error
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository, anchors_states, contention_error, ledger_identity
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_line import SCHEMA_VERSION, event_line
 from gitcorrex.model.kind_names import KNOWN_KINDS
@@ -69,22 +66,22 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
     then, so a precondition (and each session's next `seq`) is never checked on a stale
     view. Exhausted retries raise LedgerContentionError (exit 3) with nothing written.
     """
-    ref = notes.ledger_ref(repo)
-    notes.ensure_merge_strategy(repo, ref)
+    ref = git.ledger_ref(repo)
+    git.ensure_merge_strategy(repo, ref)
     stamp = {"at": format_instant(now), **provenance.stamp()}
     identity = ledger_identity(repo)
-    pack_every = ledger_pack.pack_interval(repo)  # a bad value stops us before writing
+    pack_every = git.pack_interval(repo)  # a bad value stops us before writing
     for attempt in range(max_attempts):
-        view = _view(repo, notes.ledger_tip(repo, ref))
+        view = _view(repo, git.ledger_tip(repo, ref))
         batch = drafts(view) if callable(drafts) else drafts
         if not batch:
             return []
         lines, appends, anchors = _plan(repo, view, batch, stamp)
-        new_tip = notes.commit_notes(repo, ref, expected_tip=view.tip, appends=appends,
+        new_tip = git.commit_notes(repo, ref, expected_tip=view.tip, appends=appends,
                                      anchors=anchors, identity=identity,
                                      message=f"git correx: record {len(lines)} event(s)")
         if new_tip is not None:
-            ledger_pack.note_appended(repo, new_tip, len(lines), every=pack_every)
+            git.note_appended(repo, new_tip, len(lines), every=pack_every)
             _store_folds(repo, view, new_tip, appends, batch)
             return lines
         time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
@@ -143,7 +140,7 @@ def _subjects(repo: Repository, draft: Draft, anchors: dict[str, str]) -> list[s
     for oid in asked:
         if len(oid) not in (40, 64) or not _HEX.issuperset(oid):
             raise ValueError(f"{oid!r} is not a lowercase hex object id")
-    found = notes.object_types(repo, asked)
+    found = git.object_types(repo, asked)
     keep_trees = anchors_states(repo)  # correx.anchorStates false: trees do not travel
     for oid, kind in zip(subjects, found[:len(subjects)], strict=True):
         if kind is None and oid == session_blob and draft.session is not None:
@@ -165,11 +162,11 @@ def _session_object(repo: Repository, session: str) -> str:
     data = session_object_bytes(session)
     if repo.object_format == "sha1":
         return git_blob_oid(data)
-    return notes.write_blob(repo, data)
+    return git.write_blob(repo, data)
 
 
 def _stored_session_object(repo: Repository, session: str) -> str:
-    notes.write_blob(repo, session_object_bytes(session))
+    git.write_blob(repo, session_object_bytes(session))
     return "blob"
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.ledger.append import Draft, append_lines
 from gitcorrex.ledger.view import LedgerView
 from gitcorrex.model.events import RecordedEvent

@@ -9,8 +9,8 @@ that changed cost one `git cat-file --batch`. No model and no libgit2 load here.
 
 from __future__ import annotations
 
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository
 
 
 class NoteBlobs:
@@ -31,7 +31,7 @@ class NoteBlobs:
     def read(self, subjects: list[str]) -> dict[str, bytes]:
         """subject → its note's bytes (its blobs in order), for subjects that have one."""
         wanted = [s for s in subjects if s in self.blobs]
-        contents = notes.read_blobs(self.repo, [oid for s in wanted for oid in self.blobs[s]])
+        contents = git.read_note_parts(self.repo, [oid for s in wanted for oid in self.blobs[s]])
         return {s: b"".join(contents[oid] for oid in self.blobs[s]) for s in wanted}
 
 
@@ -39,5 +39,5 @@ def note_blobs(repo: Repository, subjects: list[str]) -> NoteBlobs:
     """The blobs of every subject's note at the ledger's tip ({} before the first append);
     a ledger ref that is not a notes commit is an error (exit 3), never "no note"."""
     wanted = list(dict.fromkeys(subjects))
-    found = notes.note_blobs_at(repo, notes.ledger_ref(repo), wanted) if wanted else {}
+    found = git.note_blobs_at(repo, git.ledger_ref(repo), wanted) if wanted else {}
     return NoteBlobs(repo, found)

@@ -7,10 +7,13 @@ host (two agents in two worktrees), which identity and host alone cannot.
 from __future__ import annotations
 
 from gitcorrex import __version__
-from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.libgit2_version import libgit2_version_cached
-from gitcorrex.git.process import git_version
-from gitcorrex.git.repository import Repository, require_ledger_format
+from gitcorrex.git import (
+    Repository,
+    git_version,
+    ledger_identity,
+    libgit2_version_cached,
+    require_ledger_format,
+)
 from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.runtime import host_name
 from gitcorrex.model.runtime import runtime_id as runtime_id  # callers import it here

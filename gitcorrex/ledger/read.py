@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, Problem, scan_notes
 
@@ -36,9 +36,9 @@ class LedgerRead:
 def read_subject(repo: Repository, oid: str, *, check_fields: bool = False) -> LedgerRead:
     """The events attached to one object; no events when it has no note (unverified).
     `check_fields` also reads every payload to find the lines that do not fit (slow)."""
-    ref = notes.ledger_ref(repo)
-    tip = notes.ledger_tip(repo, ref)
-    note = notes.read_note(repo, tip, oid)
+    ref = git.ledger_ref(repo)
+    tip = git.ledger_tip(repo, ref)
+    note = git.read_note(repo, tip, oid)
     scanned = scan_notes([] if note is None else [(oid, note)], check_fields=check_fields)
     return LedgerRead(ref, tip, scanned.entries, scanned.problems, scanned.unfit)
 
@@ -46,12 +46,12 @@ def read_subject(repo: Repository, oid: str, *, check_fields: bool = False) -> L
 def read_all(repo: Repository, *, check_fields: bool = False) -> LedgerRead:
     """Every event in the ledger, each once, with every doubtful line as a problem;
     `check_fields` also reads every payload to find the lines that do not fit (slow)."""
-    ref = notes.ledger_ref(repo)
-    tip = notes.ledger_tip(repo, ref)
-    scanned = scan_notes(notes.iter_all_notes(repo, tip), check_fields=check_fields)
+    ref = git.ledger_ref(repo)
+    tip = git.ledger_tip(repo, ref)
+    scanned = scan_notes(git.iter_all_notes(repo, tip), check_fields=check_fields)
     return LedgerRead(ref, tip, scanned.entries, scanned.problems, scanned.unfit)
 
 
 def ledger_tip(repo: Repository) -> str | None:
     """The ledger's current tip; None before the first append."""
-    return notes.ledger_tip(repo, notes.ledger_ref(repo))
+    return git.ledger_tip(repo, git.ledger_ref(repo))

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from gitcorrex.git import notes
-from gitcorrex.git.fold_store import store_fold
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository, store_fold
 from gitcorrex.model.note_lines import ScannedNotes
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.replay.session_entries import fold_entries
@@ -32,5 +31,5 @@ def store_session_folds(repo: Repository,
             continue
         state = fold_entries(session, scanned.entries, scanned.problems)
         if state.exists:
-            blobs = notes.note_blob_ids(repo, tip, subject)
+            blobs = git.note_blob_ids(repo, tip, subject)
             store_fold(repo.common_dir, subject, blobs, state.as_json())

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository
 from gitcorrex.model.note_lines import LedgerEntry, Problem, scan_notes
 
 
@@ -32,9 +32,9 @@ def read_subjects(
     repo: Repository, subjects: Iterable[str], *, at: SubjectEvents | None = None
 ) -> SubjectEvents:
     """Every subject's events in one pass, at the current tip or at the tip of `at`."""
-    ref = notes.ledger_ref(repo) if at is None else at.ref
-    tip = notes.ledger_tip(repo, ref) if at is None else at.tip
-    found = notes.read_notes_for(repo, tip, list(subjects))
+    ref = git.ledger_ref(repo) if at is None else at.ref
+    tip = git.ledger_tip(repo, ref) if at is None else at.tip
+    found = git.read_notes_for(repo, tip, list(subjects))
     entries: dict[str, list[LedgerEntry]] = {}
     problems: list[Problem] = []
     for subject, data in found.items():

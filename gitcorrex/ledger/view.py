@@ -8,8 +8,8 @@ Constructing one reads nothing and imports no model: a writer that asks it nothi
 
 from __future__ import annotations
 
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository
 from gitcorrex.model.session_object import session_object_oid
 
 TYPE_CHECKING = False
@@ -30,7 +30,7 @@ class LedgerView:
     @classmethod
     def at_tip(cls, repo: Repository) -> LedgerView:
         """The ledger as it is now (its tip read once; None before the first append)."""
-        return cls(repo, notes.ledger_tip(repo, notes.ledger_ref(repo)))
+        return cls(repo, git.ledger_tip(repo, git.ledger_ref(repo)))
 
     def session_events(self, session: str) -> list[RecordedEvent]:
         """The session's events in session order; [] for a session never recorded."""
@@ -60,7 +60,7 @@ class LedgerView:
         if subject not in self._cache:
             from gitcorrex.model.note_lines import NoteScan  # the envelope model
 
-            note = notes.read_note(self._repo, self.tip, subject)
+            note = git.read_note(self._repo, self.tip, subject)
             scan = NoteScan()
             self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
             self._cache[subject] = scan.result()

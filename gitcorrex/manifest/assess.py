@@ -20,9 +20,7 @@ from pathlib import Path
 from pydantic import Field
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
-from gitcorrex.git.trees import head_tree
+from gitcorrex.git import Repository, compute_state, head_tree
 from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.preconditions import PreconditionSignal, record_precondition_signals
 from gitcorrex.manifest.trusted import manifest_at

@@ -25,8 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import read_blob_at
+from gitcorrex.git import Repository, read_blob_at
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gitcorrex.git.changes import PathChange
+from gitcorrex.git import PathChange
 from gitcorrex.model.repo_paths import path_problem, printable_path
 from gitcorrex.model.write_manifest import Manifest
 

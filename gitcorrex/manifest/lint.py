@@ -14,9 +14,7 @@ from typing import Any, Literal
 import pathspec
 
 from gitcorrex.errors import ConfigError, UsageError
-from gitcorrex.git.changes import tree_changes
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import head_tree
+from gitcorrex.git import Repository, head_tree, tree_changes
 from gitcorrex.manifest.pattern_rules import pattern_findings
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.profile_values import show

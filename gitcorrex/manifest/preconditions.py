@@ -23,7 +23,7 @@ from datetime import datetime
 from functools import cache
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.manifest.build_manifests import named_paths
 from gitcorrex.model.assessment import (
     AssessmentFields,

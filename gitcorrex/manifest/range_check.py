@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from gitcorrex.errors import GitCommandError, UnavailableError, UsageError
-from gitcorrex.git.changes import PathChange
-from gitcorrex.git.commit_diffs import DiffPair, diff_commit_pairs
-from gitcorrex.git.history import (
+from gitcorrex.git import (
+    DiffPair,
+    PathChange,
     RangeCommit,
+    Repository,
+    diff_commit_pairs,
     merge_bases,
     names_object,
     range_commits,
@@ -24,7 +26,6 @@ from gitcorrex.git.history import (
     shallow_info,
     tree_of,
 )
-from gitcorrex.git.repository import Repository
 from gitcorrex.manifest.check import Violation, check_changes
 from gitcorrex.manifest.range_report import CommitReport, RangeReport
 from gitcorrex.manifest.trusted import manifest_at

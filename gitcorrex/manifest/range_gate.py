@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_record import record_range
 from gitcorrex.manifest.range_report import RangeReport

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.manifest.assessment_record import record_assessment
 from gitcorrex.manifest.check import Violation
 from gitcorrex.manifest.range_report import RangeReport

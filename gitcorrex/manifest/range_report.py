@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.git.history import RangeCommit
-from gitcorrex.git.process import encode_path
+from gitcorrex.git import RangeCommit, encode_path
 from gitcorrex.manifest.check import Violation
 from gitcorrex.model.repo_paths import printable_path
 from gitcorrex.model.write_manifest import Manifest

@@ -8,8 +8,7 @@ itself been accepted. A selected stage that the base cannot provide fails closed
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import read_blob_at
+from gitcorrex.git import Repository, read_blob_at
 from gitcorrex.model.write_manifest import UNRESTRICTED, Manifest
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
 from gitcorrex.profiles.stage import STAGE_CONFIG, selected_stage

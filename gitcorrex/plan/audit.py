@@ -18,7 +18,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import Plan, Risk
 from gitcorrex.model.plan_events import (

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan_events import (
     Decision,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository
+from gitcorrex import git
+from gitcorrex.git import Repository
 from gitcorrex.plan.load import LoadedPlan, load_plan
 from gitcorrex.profiles.load import LoadedProfile, load_profile
 
@@ -38,4 +38,4 @@ def open_plan(repo: Repository, path: Path) -> PlanContext:
     """Load and store the plan and load the work tree's profile (ConfigError, exit 2)."""
     loaded = load_plan(path)
     profile = load_profile(repo.root)
-    return PlanContext(loaded, profile, notes.write_blob(repo, loaded.canonical_bytes))
+    return PlanContext(loaded, profile, git.write_blob(repo, loaded.canonical_bytes))

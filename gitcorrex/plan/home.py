@@ -14,8 +14,7 @@ import os
 from pathlib import Path
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import local_state_path
+from gitcorrex.git import Repository, local_state_path
 
 
 def plan_home(repo: Repository) -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import PlanRoutedFields
 from gitcorrex.model.routes import Route

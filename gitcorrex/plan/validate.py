@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import (

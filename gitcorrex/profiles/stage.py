@@ -6,8 +6,7 @@ instead of in one of them.
 
 from __future__ import annotations
 
-from gitcorrex.git.config import config_value
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value
 
 STAGE_CONFIG = "correx.stage"
 

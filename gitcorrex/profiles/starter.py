@@ -15,8 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.ignores import append_excludes, unignored_patterns
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, append_excludes, unignored_patterns
 from gitcorrex.model.record import Record
 from gitcorrex.profiles.detect import detect_project
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile

@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from gitcorrex.git.notes_history import introducing_commit
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.signing import CommitSignature, has_signature_header, verify_commit_signatures
+from gitcorrex.git import (
+    CommitSignature,
+    Repository,
+    has_signature_header,
+    introducing_commit,
+    verify_commit_signatures,
+)
 
 _STATES = {"G": "verified", "U": "untrusted", "B": "bad", "X": "expired", "Y": "expired-key",
            "R": "revoked", "E": "unverifiable", "N": "unsigned"}

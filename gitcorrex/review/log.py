@@ -8,8 +8,7 @@ trees (statuses kept by note content: `tree_statuses.py`), and (with signatures)
 from __future__ import annotations
 
 from gitcorrex import ledger
-from gitcorrex.git.commit_log import list_commits
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, list_commits
 from gitcorrex.review.log_lines import LogLine, LogResult
 from gitcorrex.review.tree_statuses import tree_statuses
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.git.commit_log import LoggedCommit
+from gitcorrex.git import LoggedCommit
 
 TYPE_CHECKING = False  # no `typing` at run time: the stored-status `log` never needs it (3 ms)
 if TYPE_CHECKING:

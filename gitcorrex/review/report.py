@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gitcorrex.git.commit_log import LoggedCommit, list_commits
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import LoggedCommit, Repository, list_commits
 from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.assessment import AssessmentFields
 from gitcorrex.model.events import RecordedEvent, session_object_oid

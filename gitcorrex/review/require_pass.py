@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.git.history import tree_of
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, tree_of
 from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.note_lines import LedgerEntry
 from gitcorrex.model.observed_pass import is_observed_pass

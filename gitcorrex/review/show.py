@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import resolve_tree
+from gitcorrex.git import Repository, resolve_tree
 from gitcorrex.model.events import RecordedEvent
 
 

@@ -16,8 +16,7 @@ the blobs of the tree's note, and notes only grow by new blobs. So:
 from __future__ import annotations
 
 from gitcorrex import ledger
-from gitcorrex.git.fold_store import load_table, store_table
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, load_table, store_table
 from gitcorrex.model.ledger_problem import Problem
 from gitcorrex.review.log_lines import TreeStatus
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.manifest.assess import AssessOutcome, AssessRequest, assess_paths
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.write_manifest import Manifest

@@ -19,8 +19,7 @@ from pydantic import ValidationError
 
 from gitcorrex import ledger
 from gitcorrex.errors import ConfigError, RevisionConflictError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
+from gitcorrex.git import Repository, compute_state
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_claims import (

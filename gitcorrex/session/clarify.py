@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.preconditions import PreconditionClarified
 from gitcorrex.session.state import state_at

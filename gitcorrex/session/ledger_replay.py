@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.replay.timeline import replay

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.plan_events import SessionStartedFields
 from gitcorrex.model.record import Record
 from gitcorrex.model.session_state import SessionState

@@ -17,8 +17,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
+from gitcorrex.git import Repository, compute_state
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent

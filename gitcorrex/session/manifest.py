@@ -12,7 +12,7 @@ ledger does not hold fails closed (exit 2), like a selected stage HEAD cannot pr
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 

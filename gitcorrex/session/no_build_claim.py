@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex import ledger
 from gitcorrex.errors import TransitionRefusedError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import changed_paths
+from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.session_events import StepVerifiedFields

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
     PauseCause,

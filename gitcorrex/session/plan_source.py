@@ -4,8 +4,7 @@ depends on the plan file still being where it was locked from."""
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import read_blob_if_present
+from gitcorrex.git import Repository, read_blob_if_present
 from gitcorrex.model.plan import Plan
 from gitcorrex.plan.load import parse_plan
 

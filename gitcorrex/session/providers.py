@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.session_claims import BlockerClaim, ProviderObservation
 from gitcorrex.model.typed_facts import read_facts
 from gitcorrex.model.verification import StopReason, VerificationFields

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep

@@ -4,8 +4,7 @@ in none, and `verify`, `assess` and the pre-commit hook should not pay for sessi
 from __future__ import annotations
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.config import config_value, set_config_value
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value, set_config_value
 from gitcorrex.model.session_object import check_session_id
 
 SESSION_CONFIG = "correx.session"

@@ -26,8 +26,7 @@ from gitcorrex import ledger
 from gitcorrex.errors import TransitionRefusedError
 from gitcorrex.gates.outcome import GateOutcome
 from gitcorrex.gates.usecase import GateRequest, run_gates
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import StateProbe
+from gitcorrex.git import Repository, StateProbe
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import typed_events

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gitcorrex import ledger
-from gitcorrex.git.objects import lookup_objects
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
+from gitcorrex.git import Repository, compute_state, lookup_objects
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import (

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from gitcorrex import ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git.fold_store import load_fold, store_fold
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, load_fold, store_fold
 from gitcorrex.model.session_object import check_session_id, session_object_oid
 from gitcorrex.model.session_state import SessionState
 

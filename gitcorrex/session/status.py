@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gitcorrex.git.background import in_background
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import compute_state
+from gitcorrex.git import Repository, compute_state, in_background
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.session.state import existing_state
 

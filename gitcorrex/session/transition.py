@@ -14,7 +14,7 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.errors import RevisionConflictError, TransitionRefusedError
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
     Transition,

@@ -13,8 +13,7 @@ from functools import partial
 from pathlib import Path
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import StateProbe
+from gitcorrex.git import Repository, StateProbe
 from gitcorrex.session.selection import selected_session
 from gitcorrex.verify.observe import observe_workspace
 from gitcorrex.verify.outcome import VerifyOutcome

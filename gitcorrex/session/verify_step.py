@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.state import StateProbe
+from gitcorrex.git import Repository, StateProbe
 from gitcorrex.model.plan_events import Decision
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.profiles.load import load_profile

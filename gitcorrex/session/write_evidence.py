@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.trees import changed_paths
+from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.assessment import (
     AssessmentFields,
     PathVerdict,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
-from gitcorrex.git.tree_objects import TreeEntry
+from gitcorrex.git import TreeEntry
 from gitcorrex.symbols.extract import BlobSymbols
 from gitcorrex.symbols.index_format import Definitions, Leaves
 from gitcorrex.symbols.languages import language_of

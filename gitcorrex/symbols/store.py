@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import (
+from gitcorrex.git import (
+    Repository,
     flat_tree_entries,
     read_blob_if_present,
     read_local_state,

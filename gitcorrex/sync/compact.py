@@ -13,8 +13,7 @@ after the shared ref holds it. Old clones, which read only the shared ref, see i
 
 from __future__ import annotations
 
-from gitcorrex.git.notes_merge import tips_missing_from
-from gitcorrex.git.notes_transfer import RefUpdate, RemoteLedgers, writers_namespace
+from gitcorrex.git import RefUpdate, RemoteLedgers, tips_missing_from, writers_namespace
 from gitcorrex.sync.round import Round
 from gitcorrex.sync.unite import United
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gitcorrex.git.notes_merge import NoteUnion
+from gitcorrex.git import NoteUnion
 from gitcorrex.model.note_lines import LedgerEntry, scan_notes
 
 

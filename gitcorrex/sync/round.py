@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.notes_transfer import RefUpdate, push_refs, writers_namespace
-from gitcorrex.git.push_report import RefStatus
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import RefStatus, RefUpdate, Repository, push_refs, writers_namespace
 from gitcorrex.sync.result import SyncResult
 from gitcorrex.sync.unite import United
 

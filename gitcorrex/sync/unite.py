@@ -15,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitcorrex.git import notes
-from gitcorrex.git.identity import ledger_identity
-from gitcorrex.git.notes_merge import (
+from gitcorrex import git
+from gitcorrex.git import (
     NoteUnion,
+    Repository,
     commit_merge,
     is_ancestor,
+    ledger_identity,
     merge_trees,
     tips_missing_from,
     tree_of,
 )
-from gitcorrex.git.repository import Repository
 from gitcorrex.sync.conflicts import SeqConflict, find_seq_conflicts
 
 
@@ -57,7 +57,7 @@ def unite_tips(repo: Repository, ref: str, *, ours: str | None, tips: Sequence[s
         return United(ours, False)
     target = _fast_forward_target(repo, ours, fresh, tree, settle)
     if target is not None:
-        moved = notes.swap_ref(repo, ref, ours, target, message)
+        moved = git.swap_ref(repo, ref, ours, target, message)
         return United(target, True, gained) if moved else None
     parents = ([ours] if ours is not None else []) + fresh
     new = commit_merge(repo, ref, expected_tip=ours, tree=tree, parents=parents,

@@ -19,17 +19,18 @@ import random
 import time
 from collections.abc import Callable
 
+from gitcorrex import git
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git import notes
-from gitcorrex.git.notes_merge import is_ancestor, tree_of
-from gitcorrex.git.notes_transfer import (
+from gitcorrex.git import (
     RefUpdate,
     RemoteLedgers,
+    Repository,
     TransientTransportError,
     fetch_ledgers,
+    is_ancestor,
     tracking_ref,
+    tree_of,
 )
-from gitcorrex.git.repository import Repository
 from gitcorrex.sync.compact import compact_step
 from gitcorrex.sync.result import SyncResult
 from gitcorrex.sync.round import Round
@@ -49,7 +50,7 @@ def sync_ledger(
 ) -> SyncResult:
     """Make the local ledger hold every remote ledger ref's lines and publish its own;
     see the module doc. Exhausted rounds raise UnavailableError (exit 3)."""
-    ref = notes.ledger_ref(repo)
+    ref = git.ledger_ref(repo)
     work = Round(repo, remote, ref, tracking_ref(repo, remote, ref), writer_id(repo))
     for number in range(1, max_rounds + 1):
         work.rounds = number
@@ -77,7 +78,7 @@ def _round(work: Round, *, compact: bool) -> SyncResult | None:
     repo, ref = work.repo, work.ref
     fetched = fetch_ledgers(repo, work.remote, ref, work.tracking)
     work.refs_fetched = fetched.ref_count
-    united = unite_tips(repo, ref, ours=notes.ledger_tip(repo, ref), tips=fetched.tips,
+    united = unite_tips(repo, ref, ours=git.ledger_tip(repo, ref), tips=fetched.tips,
                         message=f"git correx: unite ledgers from {work.remote}", settle=compact)
     if united is None:
         work.lost_races.append("the local ledger moved during the merge")

@@ -15,8 +15,7 @@ import secrets
 import socket
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git.config import config_value, set_config_value
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, config_value, set_config_value
 
 KEY = "correx.writer"
 _VALID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")

@@ -12,10 +12,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from gitcorrex import ledger
-from gitcorrex.git import notes
-from gitcorrex.git.changes import changed_path_names
-from gitcorrex.git.repository import Repository
+from gitcorrex import git, ledger
+from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, Result
@@ -62,7 +60,7 @@ class Observation:
         """The command's line values (`verify/evidence.py`) and the output blob to anchor."""
         if outcome is None:
             return skipped_values(command), {}
-        blob = notes.write_blob(self.repo, outcome.output)
+        blob = git.write_blob(self.repo, outcome.output)
         return command_values(command, outcome, blob), {blob: "blob"}
 
     def record_setup(self, state_key: str, setup: SetupRun) -> str:
@@ -77,7 +75,7 @@ class Observation:
         """Paths (bounded) changed since HEAD or the session's latest pass, and how many
         were left out."""
         baseline = baseline_tree(self.repo, self.session, self.head_tree)
-        return bounded_paths(changed_path_names(self.repo, baseline, state_key))
+        return bounded_paths(changed_paths(self.repo, baseline, state_key))
 
 
 def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,

@@ -16,8 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from gitcorrex.git.repository import Repository, discover_with_git
-from gitcorrex.git.state import StateProbe
+from gitcorrex.git import Repository, StateProbe, discover
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
 from gitcorrex.verify.observation import Observation, record_observation
@@ -125,8 +124,8 @@ def _workspace(repo: Repository, state_key: str, isolated: bool,
     if not isolated:
         yield repo.root, probe
         return
-    from gitcorrex.git.temporary_worktree import temporary_worktree
+    from gitcorrex.git import temporary_worktree
 
     with temporary_worktree(repo, state_key) as path, \
-            StateProbe(discover_with_git(path)) as isolated_probe:
+            StateProbe(discover(path)) as isolated_probe:
         yield path, isolated_probe

@@ -16,8 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from gitcorrex.git.fold_store import load_table, store_table
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, load_table, store_table
 from gitcorrex.model.session_object import git_blob_oid
 
 TABLE = "profile-selections"

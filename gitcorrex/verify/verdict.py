@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gitcorrex.git.changes import changed_path_names
-from gitcorrex.git.repository import Repository
+from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.verdicts import Reason, Result, StopReason
 
 SHOWN_PATHS = 10
@@ -53,7 +52,7 @@ def _unavailable(repo: Repository, values: Mapping[str, Any], state_key: str) ->
 
 
 def _moved(repo: Repository, before: str, after: str | None) -> str:
-    paths = changed_path_names(repo, before, after) if after else []
+    paths = changed_paths(repo, before, after) if after else []
     shown = ", ".join(paths[:SHOWN_PATHS]) + (" …" if len(paths) > SHOWN_PATHS else "")
     return (
         f"the workspace changed while the commands ran ({shown}); a changed workspace "

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import TEMP_INDEX_PREFIX, WorkspaceState, compute_state
 from tests.conftest import git
 
@@ -105,7 +105,7 @@ def _content(path: bytes, info: os.stat_result) -> str:
 def assert_state_matches_git(top: Path, start: Path | None = None) -> WorkspaceState:
     """compute_state equals the definition and changed nothing the user owns."""
     before = snapshot(top)
-    result = compute_state(discover_with_git(start or top))
+    result = compute_state(discover(start or top))
     assert snapshot(top) == before
     assert result.state_key == reference_key(top)
     return result

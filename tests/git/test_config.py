@@ -10,12 +10,12 @@ import pytest
 
 from gitcorrex.errors import ConfigError, ExitCode
 from gitcorrex.git.config import canonical_key, config_value, config_values, read_config
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from tests.conftest import CliResult, git
 
 
 def value(root: Path, key: str) -> str | None:
-    return config_value(discover_with_git(root), key)
+    return config_value(discover(root), key)
 
 
 def test_an_included_file_is_read_and_its_edit_seen(repo: Path, tmp_path: Path) -> None:
@@ -51,7 +51,7 @@ def test_worktree_config_belongs_to_its_worktree(repo: Path, tmp_path: Path) -> 
     git(linked, "config", "--worktree", "correx.session", "s-linked")
     assert value(linked, "correx.session") == "s-linked"
     assert value(repo, "correx.session") is None
-    assert config_value(discover_with_git(repo), "correx.session", cwd=linked) == "s-linked"
+    assert config_value(discover(repo), "correx.session", cwd=linked) == "s-linked"
 
 
 def test_a_write_by_another_process_is_seen(repo: Path) -> None:
@@ -66,7 +66,7 @@ def test_keys_match_as_git_spells_them(repo: Path) -> None:
     git(repo, "config", "core.hooksPath", ".githooks")
     git(repo, "config", "remote.Upstream.url", "/elsewhere")
     git(repo, "config", "correx.requireSigned", "true")
-    found = config_values(discover_with_git(repo),
+    found = config_values(discover(repo),
                           ("core.hookspath", "remote.Upstream.url", "correx.requireSigned",
                            "remote.upstream.url"))
     assert found == {"core.hookspath": ".githooks", "remote.Upstream.url": "/elsewhere",
@@ -90,7 +90,7 @@ def test_a_config_git_cannot_parse_is_a_configuration_error(repo: Path,
     included = tmp_path / "broken.gitconfig"
     included.write_text("[correx]\n\tstage = fine\n")
     git(repo, "config", "include.path", str(included))
-    repository = discover_with_git(repo)
+    repository = discover(repo)
     assert config_value(repository, "correx.stage") == "fine"
     included.write_text("[correx\n")
     with pytest.raises(ConfigError) as caught:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_in_process, discover_with_git
+from gitcorrex.git.repository import discover, discover_in_process
 from tests.conftest import git, write
 
 
@@ -28,6 +28,6 @@ def where(layout: str, repo: Path, tmp_path: Path) -> Path:
 @pytest.mark.parametrize("layout", ["top level", "subdirectory", "linked worktree", "bare"])
 def test_both_discoveries_agree(layout: str, repo: Path, tmp_path: Path) -> None:
     start = where(layout, repo, tmp_path)
-    by_git = discover_with_git(start)
+    by_git = discover(start)
     assert by_git == discover_in_process(start)
     assert (by_git.work_tree is None) == (layout == "bare")

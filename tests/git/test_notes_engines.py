@@ -12,7 +12,7 @@ import pytest
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git import note_reads, notes, notes_libgit2, notes_plumbing
-from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.git.repository import Repository, discover
 from tests.conftest import git
 from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
 from tests.review.test_signatures import configure_signing, ssh_key
@@ -135,7 +135,7 @@ def test_both_engines_read_the_same_ledger(repo: Path) -> None:
     git(repo, "notes", f"--ref={REF}", "add", "-m", "flat", tree)
     flat = git(repo, "rev-parse", REF).strip()
     tip = both_writers(repo, flat, {tree: b"ours\n", output: b"two\n"}, {output: "blob"})
-    in_process, by_git = open_repo(repo), discover_with_git(repo)
+    in_process, by_git = open_repo(repo), discover(repo)
     assert not by_git.has_libgit2() and in_process.has_libgit2()
     absent = "0" * 40
     for reader, writer, handle in ((notes_libgit2, notes_libgit2, in_process),
@@ -154,7 +154,7 @@ def test_both_engines_read_the_same_ledger(repo: Path) -> None:
 
 
 def test_a_ledger_not_yet_written_reads_as_empty_with_either_engine(repo: Path) -> None:
-    for handle in (open_repo(repo), discover_with_git(repo)):
+    for handle in (open_repo(repo), discover(repo)):
         assert notes.ledger_tip(handle, REF) is None
         assert notes.note_blobs_at(handle, REF, [head_tree(repo)]) == {}
 
@@ -162,13 +162,13 @@ def test_a_ledger_not_yet_written_reads_as_empty_with_either_engine(repo: Path) 
 def test_a_ref_that_is_no_commit_is_an_error_never_an_empty_ledger(repo: Path) -> None:
     git(repo, "update-ref", REF, head_tree(repo))  # a tree where a commit belongs
     with pytest.raises(UnavailableError, match="does not point at a commit"):
-        notes.ledger_tip(discover_with_git(repo), REF)
+        notes.ledger_tip(discover(repo), REF)
     with pytest.raises(UnavailableError, match="does not point at a commit"):
-        notes.note_blobs_at(discover_with_git(repo), REF, [head_tree(repo)])
+        notes.note_blobs_at(discover(repo), REF, [head_tree(repo)])
 
 
 def test_the_engine_is_libgit2_only_once_this_process_opened_it(repo: Path) -> None:
-    handle = discover_with_git(repo)
+    handle = discover(repo)
     assert notes.write_blob(handle, b"x\n") == blob(repo, b"x\n")
     assert not handle.has_libgit2()  # the write went through git: nothing opened libgit2
     handle.libgit2()

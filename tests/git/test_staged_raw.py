@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.git.changes import parse_raw_diff, staged_changes
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.staged_raw import raw_paths, staged_raw_diff
 from tests.conftest import git, write
 
@@ -29,7 +29,7 @@ def test_paths_and_gitlinks_match_staged_changes(make_repo: Callable[..., Path],
     git(root, "add", "-A")
     git(root, "update-index", "--chmod=+x", "mode.sh")
     git(root, "update-index", "--add", "--cacheinfo", f"160000,{commit},vendor/lib")
-    repo = discover_with_git(root)
+    repo = discover(root)
     head = git(root, "rev-parse", "HEAD^{tree}").strip()
     raw = staged_raw_diff(repo, base_tree=head)
     changes = staged_changes(repo, base_tree=head)
@@ -40,6 +40,6 @@ def test_paths_and_gitlinks_match_staged_changes(make_repo: Callable[..., Path],
 
 
 def test_empty_diff_has_no_paths(repo: Path) -> None:
-    handle = discover_with_git(repo)
+    handle = discover(repo)
     head = git(repo, "rev-parse", "HEAD^{tree}").strip()
     assert raw_paths(staged_raw_diff(handle, base_tree=head)) == []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import TEMP_INDEX_PREFIX, compute_state
 from tests.conftest import REPO_ROOT, CliResult, git, write
 from tests.git.state_helpers import assert_state_matches_git, reference_key, snapshot
@@ -49,7 +49,7 @@ def test_index_from_git_index_file_is_the_one_keyed(
     default_key = reference_key(repo)
     monkeypatch.setenv("GIT_INDEX_FILE", str(other))
     before = snapshot(repo, index=other)
-    result = compute_state(discover_with_git(repo))
+    result = compute_state(discover(repo))
     assert snapshot(repo, index=other) == before
     assert result.state_key == reference_key(repo, index=other) != default_key
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe, compute_state
 from tests.conftest import git, write
 from tests.git.state_helpers import blob, reference_key
@@ -26,7 +26,7 @@ RECORD = Path(".git/correx/state-index.json")
 
 
 def key_of(repo: Path) -> str:
-    return compute_state(discover_with_git(repo)).state_key
+    return compute_state(discover(repo)).state_key
 
 
 def test_second_run_reuses_the_kept_index_without_rewriting_it(repo: Path) -> None:
@@ -144,9 +144,9 @@ def test_a_hooks_own_index_is_keyed_on_a_scratch_copy(
 
 def test_a_second_probe_while_the_first_holds_the_kept_index_uses_a_copy(repo: Path) -> None:
     write(repo, "x.txt", "x\n")
-    with StateProbe(discover_with_git(repo)) as first:
+    with StateProbe(discover(repo)) as first:
         assert first.on_kept_index
-        with StateProbe(discover_with_git(repo)) as second:
+        with StateProbe(discover(repo)) as second:
             assert not second.on_kept_index
             write(repo, "y.txt", "y\n")
             assert second.measure().state_key == reference_key(repo)

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe, compute_state
 from tests.conftest import REPO_ROOT, write
 from tests.git.state_helpers import reference_key
@@ -21,9 +21,9 @@ from tests.git.state_helpers import reference_key
 HOLD = """
 import sys, time
 from pathlib import Path
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe
-probe = StateProbe(discover_with_git(Path.cwd()))
+probe = StateProbe(discover(Path.cwd()))
 probe.measure()
 print("kept" if probe.on_kept_index else "copy", flush=True)
 time.sleep(120)
@@ -54,7 +54,7 @@ def test_runs_killed_while_holding_indexes_leave_nothing_behind(repo: Path) -> N
         proc.wait()
     write(repo, "b.txt", "b\n")
     os.unlink(repo / "a.txt")
-    with StateProbe(discover_with_git(repo)) as probe:
+    with StateProbe(discover(repo)) as probe:
         assert probe.on_kept_index  # the kernel dropped the killed run's lock
         assert probe.measure().state_key == reference_key(repo)
     assert scratch_files(repo) == []
@@ -62,11 +62,11 @@ def test_runs_killed_while_holding_indexes_leave_nothing_behind(repo: Path) -> N
 
 def test_a_lock_left_by_a_killed_git_is_removed(repo: Path) -> None:
     write(repo, "a.txt", "a\n")
-    compute_state(discover_with_git(repo))
+    compute_state(discover(repo))
     lock = repo / ".git" / "correx" / "state-index.lock"
     lock.write_bytes(b"half an index")
     write(repo, "b.txt", "b\n")
-    assert compute_state(discover_with_git(repo)).state_key == reference_key(repo)
+    assert compute_state(discover(repo)).state_key == reference_key(repo)
     assert not lock.exists()
 
 
@@ -76,7 +76,7 @@ def test_a_scratch_copy_of_a_live_run_is_kept(repo: Path) -> None:
     try:
         assert holds == "copy"
         before = scratch_files(repo)
-        compute_state(discover_with_git(repo))
+        compute_state(discover(repo))
         assert scratch_files(repo) == before != []
     finally:
         for proc in (first, second):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import EMPTY_TREE, EMPTY_TREE_SHA256, compute_state
 from tests.conftest import git, write
 from tests.git.state_helpers import assert_state_matches_git, blob, tree_entry
@@ -30,8 +30,8 @@ def make_repo(request: pytest.FixtureRequest,
 
     def warm(*args: object, **kwargs: object) -> Path:
         top = make_repo(*args, **kwargs)
-        compute_state(discover_with_git(top))
-        compute_state(discover_with_git(top))
+        compute_state(discover(top))
+        compute_state(discover(top))
         return top
 
     return warm
@@ -241,5 +241,5 @@ def test_racily_clean_edit_is_seen(repo: Path) -> None:
     if int((repo / "race.txt").stat().st_mtime) != int((repo / ".git/index").stat().st_mtime):
         pytest.skip("the machine was too slow to race within one second")
     time.sleep(1.02 - time.time() % 1)
-    result = compute_state(discover_with_git(repo))
+    result = compute_state(discover(repo))
     assert blob(repo, result.state_key, "race.txt") == b"bbbb\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe, compute_state
 from gitcorrex.git.state_scan import MAX_PATHSPECS, parse_status
 from tests.conftest import git, write
@@ -22,7 +22,7 @@ from tests.git.state_helpers import blob, reference_key, tree_entry
 
 
 def key_of(repo: Path) -> str:
-    return compute_state(discover_with_git(repo)).state_key
+    return compute_state(discover(repo)).state_key
 
 
 @pytest.fixture
@@ -154,7 +154,7 @@ def test_a_path_gone_before_its_add_falls_back_to_add_all(warm: Path) -> None:
     """git refuses a pathspec that matches nothing (a file deleted between `git status`
     and `git add`); the refresh then walks the whole work tree instead."""
     write(warm, "new.txt", "new\n")
-    with StateProbe(discover_with_git(warm)) as probe:
+    with StateProbe(discover(warm)) as probe:
         probe.measure()
         write(warm, "later.txt", "later\n")
         probe._add([b"later.txt", b"vanished.txt"], {"GIT_INDEX_FILE": probe._index.path})

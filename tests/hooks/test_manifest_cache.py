@@ -15,7 +15,7 @@ import pytest
 import gitcorrex.hooks
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.objects import lookup_objects
-from gitcorrex.git.repository import Repository, discover_with_git
+from gitcorrex.git.repository import Repository, discover
 from gitcorrex.hooks import manifest_cache
 from gitcorrex.hooks.manifest_cache import base_manifest
 from gitcorrex.manifest import trusted
@@ -38,7 +38,7 @@ def cache_files(repo: Repository) -> list[Path]:
 
 
 def test_cached_manifest_equals_manifest_at(hooked: Path) -> None:
-    repo = discover_with_git(hooked)
+    repo = discover(hooked)
     expected = trusted.manifest_at(repo, base_tree=git(hooked, "rev-parse", "HEAD^{tree}")
                                    .strip(), base_label="HEAD", stage="implement")
     first = head_manifest(repo, "implement")
@@ -49,7 +49,7 @@ def test_cached_manifest_equals_manifest_at(hooked: Path) -> None:
 
 
 def test_second_read_comes_from_the_cache(hooked: Path) -> None:
-    repo = discover_with_git(hooked)
+    repo = discover(hooked)
     head_manifest(repo, "implement")
     (path,) = cache_files(repo)
     record = json.loads(path.read_text())
@@ -58,7 +58,7 @@ def test_second_read_comes_from_the_cache(hooked: Path) -> None:
 
 
 def test_cache_of_another_version_is_ignored(hooked: Path) -> None:
-    repo = discover_with_git(hooked)
+    repo = discover(hooked)
     head_manifest(repo, "implement")
     (path,) = cache_files(repo)
     record = json.loads(path.read_text())
@@ -68,7 +68,7 @@ def test_cache_of_another_version_is_ignored(hooked: Path) -> None:
 
 def test_invalid_profile_is_never_cached(make_repo: Callable[..., Path]) -> None:
     root = make_repo(files={".correx.toml": 'version = 1\n[stages.s]\nwrites = ["../x"]\n'})
-    repo = discover_with_git(root)
+    repo = discover(root)
     for _ in range(2):
         with pytest.raises(ConfigError, match=re.escape("stages.s.writes")):
             head_manifest(repo, "s")
@@ -76,7 +76,7 @@ def test_invalid_profile_is_never_cached(make_repo: Callable[..., Path]) -> None
 
 
 def test_unknown_stage_is_refused_and_not_cached(hooked: Path) -> None:
-    repo = discover_with_git(hooked)
+    repo = discover(hooked)
     with pytest.raises(ConfigError, match=re.escape("no stage '../x'")):
         head_manifest(repo, "../x")
     assert cache_files(repo) == []
@@ -100,7 +100,7 @@ def test_hook_constants_match_their_owners() -> None:
 
 
 def test_profile_edit_is_validated_again(hooked: Path) -> None:
-    repo = discover_with_git(hooked)
+    repo = discover(hooked)
     head_manifest(repo, "implement")
     write(hooked, ".correx.toml", (hooked / ".correx.toml").read_text().replace(
         '["/src/**"]', '["/src/**", "/tests/**"]'))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitcorrex.git.changes import PathChange, staged_changes
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.manifest.check import (
     RULE_NON_CANONICAL,
     RULE_OUTSIDE_MANIFEST,
@@ -24,7 +24,7 @@ FILES = {"src/app.py": "VALUE = 1\n", "docs/guide.md": "guide\n", "run.sh": "ech
 def staged(root: Path) -> list[PathChange]:
     """What committing the index would change against HEAD, as git reports it."""
     head = git(root, "rev-parse", "HEAD^{tree}").strip()
-    return staged_changes(discover_with_git(root), base_tree=head)
+    return staged_changes(discover(root), base_tree=head)
 
 
 def manifest(*patterns: str) -> Manifest:

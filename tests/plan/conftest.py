@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.plan.load import load_plan
@@ -110,7 +110,7 @@ def record(root: Path, kind: str, plan: Path, *, state_key: str | None = None,
            at: datetime | None = None, extra_subjects: tuple[str, ...] = (),
            **fields: object) -> RecordedEvent:
     """Write one event about `plan` straight into the ledger (facts other commands record)."""
-    repo = discover_with_git(root)
+    repo = discover(root)
     loaded = load_plan(plan)
     from gitcorrex.git import notes
 
@@ -136,5 +136,5 @@ def ground(root: Path, plan: Path, verdict: str = "pass",
 
 def plan_events(root: Path, plan: Path) -> list[RecordedEvent]:
     """Every event on the plan's blob, in note order."""
-    repo = discover_with_git(root)
+    repo = discover(root)
     return ledger.read_subject(repo, load_plan(plan).identity).events

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger import read_subject
 from gitcorrex.model.events import session_object_oid
 from gitcorrex.plan.load import load_plan
@@ -77,7 +77,7 @@ def test_lock_on_pass_grounding_of_the_current_key_starts_a_session(plan_repo: P
     assert result.code == 0, result
     session = result.stdout.strip()
     assert session.startswith("retry-delivery-") and len(session) == len("retry-delivery-") + 8
-    repo = discover_with_git(plan_repo)
+    repo = discover(plan_repo)
     events = read_subject(repo, session_object_oid(session)).events
     assert [(e.kind, e.seq) for e in events] == [("session_started", 1), ("plan_locked", 2)]
     tree = git(plan_repo, "rev-parse", "HEAD^{tree}").strip()
@@ -117,7 +117,7 @@ def test_concurrent_locks_of_one_session_record_it_once(plan_repo: Path, cli) ->
     runs = [subprocess.Popen(argv, cwd=plan_repo, env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE) for _ in range(3)]
     assert sorted(run.wait(timeout=60) for run in runs) == [0, 1, 1]
-    events = read_subject(discover_with_git(plan_repo), session_object_oid("race")).events
+    events = read_subject(discover(plan_repo), session_object_oid("race")).events
     assert [e.kind for e in events] == ["session_started", "plan_locked"]
 
 
@@ -162,7 +162,7 @@ def test_baseline_unverified_is_recorded_and_shown(plan_repo: Path, correx, cli)
     assert shown.code == 0, shown
     assert "(lock_unverified)" in shown.stdout
     assert "baseline unverified at lock: the suite needs a database" in shown.stdout
-    events = read_subject(discover_with_git(plan_repo), session_object_oid(session)).events
+    events = read_subject(discover(plan_repo), session_object_oid(session)).events
     assert (events[1].model_extra or {}).get("baseline_unverified") == \
         "the suite needs a database this runner lacks"
     write(plan_repo, "src/app.py", "def run():\n    return 3\n")

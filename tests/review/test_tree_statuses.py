@@ -100,10 +100,10 @@ def test_many_trees_are_listed_by_fanout_dir_with_the_same_result(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from gitcorrex.git import note_reads
-    from gitcorrex.git.repository import discover_with_git
+    from gitcorrex.git.repository import discover
 
     history(repo)
     monkeypatch.setattr(note_reads, "MANY_SUBJECTS", 0)  # every log takes the dir listing
-    listed = log_commits(discover_with_git(repo), revisions=[], limit=None,
+    listed = log_commits(discover(repo), revisions=[], limit=None,
                          verify_signatures=False)
     assert log_output(listed, as_json=True) == full_output(repo, as_json=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger.provenance import current_provenance
 from tests.conftest import CliResult
 from tests.ledger_facts import raw_draft
@@ -114,7 +114,7 @@ def append(root: Path, kind: str, session: str, fields: dict[str, Any], *,
            step: str | None = None, state_key: str | None = None,
            subjects: tuple[str, ...] = ()) -> None:
     """Record one session event straight through the ledger API (what another gate does)."""
-    repo = discover_with_git(root)
+    repo = discover(root)
     draft = raw_draft(kind=kind, subjects=subjects, session=session, step=step,
                               state_key=state_key, fields=fields)
     ledger.append_events(repo, [draft], now=datetime.now(timezone.utc),
@@ -145,4 +145,4 @@ def state_key(root: Path) -> str:
     """The workspace's state key, as `git correx state` computes it."""
     from gitcorrex.git.state import compute_state
 
-    return compute_state(discover_with_git(root)).state_key
+    return compute_state(discover(root)).state_key

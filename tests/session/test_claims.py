@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from gitcorrex.errors import RevisionConflictError
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.session_claims import BlockerClaim, ClaimOutcome, ProviderObservation
 from gitcorrex.session.claims import admit_claim
@@ -149,7 +149,7 @@ class _MovingProvider(VerificationProvider):
 def test_a_context_changed_between_observation_and_write_is_stale(failing, cli,
                                                                   moves) -> None:
     root, session, key = failing
-    repo = discover_with_git(root)
+    repo = discover(root)
     with pytest.raises(RevisionConflictError, match="stale claim"):
         admit_claim(repo, session, BlockerClaim.model_validate(claim(key)),
                     expect_revision=None, clock=lambda: datetime.now(timezone.utc),
@@ -162,7 +162,7 @@ def test_a_context_changed_between_observation_and_write_is_stale(failing, cli,
 
 def test_confirmation_via_the_use_case_records_one_pause(failing) -> None:
     root, session, key = failing
-    repo = discover_with_git(root)
+    repo = discover(root)
     decision = admit_claim(repo, session, BlockerClaim.model_validate(claim(key)),
                            expect_revision=6, clock=lambda: datetime.now(timezone.utc),
                            provenance=current_provenance(repo))

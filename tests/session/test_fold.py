@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.model.plan import Plan
 from gitcorrex.model.session_state import StepStatus
 from gitcorrex.session.replan import kept_steps
@@ -63,14 +63,14 @@ def test_a_step_event_without_its_fields_is_a_problem(locked, cli) -> None:
 def test_the_fold_counts_every_session_event_as_a_revision(locked) -> None:
     root, session = locked
     append(root, "precondition_clarified", session, {"path": "p", "reason": "r"})
-    state = session_state(discover_with_git(root), session)
+    state = session_state(discover(root), session)
     assert state.revision == 3 and state.clarified == ["p"]
 
 
 def test_replan_keeps_only_unchanged_verified_steps_whose_dependencies_are_kept(
         locked) -> None:
     root, session = locked
-    repo = discover_with_git(root)
+    repo = discover(root)
     old = Plan.model_validate({"version": 1, "id": "p", "risk": "low", "steps": THREE_STEPS})
     changed_s1 = step("S1", ["src/a.py"], output="S1 works, differently")
     new = Plan.model_validate({"version": 1, "id": "p", "risk": "low",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.cli.session_render import render_status
-from gitcorrex.git.repository import discover_in_process, discover_with_git
+from gitcorrex.git.repository import discover, discover_in_process
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session import FOLDED_KINDS
@@ -121,7 +121,7 @@ def test_a_cached_status_imports_neither_click_nor_pydantic_nor_pygit2(locked) -
 
 def test_a_cold_fold_builds_only_the_validators_its_note_holds(locked) -> None:
     root, session = locked
-    read = ledger.read_subject(discover_with_git(root), session_object_oid(session))
+    read = ledger.read_subject(discover(root), session_object_oid(session))
     held = {e.kind for e in read.entries if e.kind in FOLDED_KINDS}
     held.discard(VerificationFields.KIND)  # no passing observation to read in this note
     shutil.rmtree(root / ".git" / "correx" / "folds", ignore_errors=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from gitcorrex import ledger
 from gitcorrex.git.fold_store import load_fold
 from gitcorrex.git.note_reads import note_blob_ids
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.model.note_lines import scan_notes
 from gitcorrex.model.session_object import session_object_oid
 from tests.conftest import git, run_correx
@@ -38,7 +38,7 @@ def stored(root: Path, session: str) -> object:
     subject = session_object_oid(session)
     blobs = note_blob_ids(root, "refs/notes/correx", subject)
     assert blobs
-    return load_fold(discover_with_git(root).common_dir, subject, blobs)
+    return load_fold(discover(root).common_dir, subject, blobs)
 
 
 def from_scratch(root: Path, session: str) -> dict:
@@ -83,7 +83,7 @@ def test_doubtful_lines_keep_their_numbers_in_the_stored_fold(locked) -> None:
 def test_the_continued_scan_equals_a_scan_of_the_whole_new_note(locked) -> None:
     """Rows the writer appends are numbered after the note's own (a doubtful one shows)."""
     root, session = locked
-    repo = discover_with_git(root)
+    repo = discover(root)
     subject = session_object_oid(session)
     git(root, "notes", "--ref", "correx", "append", "-m", "not an event", subject)
     view = ledger.LedgerView(repo, git(root, "rev-parse", "refs/notes/correx").strip())
@@ -96,7 +96,7 @@ def test_the_continued_scan_equals_a_scan_of_the_whole_new_note(locked) -> None:
 
 def test_a_view_that_never_read_a_note_continues_nothing(locked) -> None:
     root, session = locked
-    view = ledger.LedgerView(discover_with_git(root), None)
+    view = ledger.LedgerView(discover(root), None)
     assert view.scanned_after(session_object_oid(session), b"x\n") is None
 
 

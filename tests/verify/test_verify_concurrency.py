@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.verification import VerificationFields
@@ -39,7 +39,7 @@ WORKER = """
 import os, sys
 from datetime import datetime, timezone
 from pathlib import Path
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.model.verification import Result
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.verify.outcome import SilentProgress
@@ -47,7 +47,7 @@ from gitcorrex.session.verify_entry import verify_workspace
 from gitcorrex.verify.request import VerifyContext
 from gitcorrex.verify.request import VerifyRequest
 
-repo = discover_with_git(Path(sys.argv[1]))
+repo = discover(Path(sys.argv[1]))
 context = VerifyContext(dict(os.environ), lambda: datetime.now(timezone.utc),
                         current_provenance(repo), SilentProgress())
 for _ in range(int(sys.argv[3])):
@@ -113,7 +113,7 @@ def test_a_first_record_from_a_worktree_keeps_a_concurrent_first_record(
     write_profile(repo, {"nop": py("pass")}, {"nop": ["nop"]}, default="nop")
     other = tmp_path / "other"
     git(repo, "worktree", "add", "-q", "--detach", str(other))
-    worktree = discover_with_git(other)
+    worktree = discover(other)
     key = reference_key(other)
 
     def drafts(view: ledger.LedgerView) -> list[ledger.EventDraft]:

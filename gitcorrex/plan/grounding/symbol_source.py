@@ -19,8 +19,7 @@ from typing import Any
 
 from gitcorrex import ledger
 from gitcorrex.errors import UnavailableError
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import list_tree, read_blobs, read_blobs_at
+from gitcorrex.git import Repository, list_tree, read_blobs, read_blobs_at
 from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.typed_facts import in_time_order, read_facts
 from gitcorrex.plan.grounding.tree_view import TreeView

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from gitcorrex.git.tree_objects import GITLINK_MODE, TreeEntry
+from gitcorrex.git import GITLINK_MODE, TreeEntry
 from gitcorrex.model.repo_paths import path_problem
 
 GLOB_CHARS = frozenset("*?[")

@@ -14,8 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from gitcorrex import ledger
-from gitcorrex.git.repository import Repository
-from gitcorrex.git.tree_objects import list_tree
+from gitcorrex.git import Repository, list_tree
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.grounding import (

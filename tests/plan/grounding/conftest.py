@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.state import compute_state
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.grounding import GroundingFinding
@@ -128,7 +128,7 @@ def ground(fixture_repo: Path, tmp_path: Path) -> Ground:
     def run(*steps: Mapping[str, Any], root: Path = fixture_repo,
             workers: int | None = 1) -> GroundingOutcome:
         plan = write_plan(tmp_path / "plans", steps)
-        repo = discover_with_git(root)
+        repo = discover(root)
         return ground_plan(repo, plan, state_key=compute_state(repo).state_key, now=NOW,
                            provenance=current_provenance(repo), workers=workers)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_with_git
+from gitcorrex.git.repository import discover
 from gitcorrex.git.tree_objects import write_flat_tree
 from gitcorrex.symbols.index_format import shard_of
 from tests.conftest import git
@@ -30,7 +30,7 @@ def index_files(root: Path, index: str) -> dict[str, bytes]:
 
 def point_at(root: Path, tree: str, files: dict[str, bytes]) -> str:
     """Store `files` as an index tree and make the local pointer name it for `tree`."""
-    oid = write_flat_tree(discover_with_git(root), files)
+    oid = write_flat_tree(discover(root), files)
     (root / POINTER).write_text(f"{tree} {oid}\n")
     return oid
 
