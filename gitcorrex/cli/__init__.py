@@ -19,12 +19,13 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _dispatch(args: list[str], argv: list[str] | None) -> int:
-    """The click-free fast paths first, then click; verify's first scan started before."""
-    from gitcorrex.cli.fast import run_fast
+    """The commands answered before click loads first, then click; verify's first scan
+    started before."""
     from gitcorrex.cli.head_start import HeadStart
+    from gitcorrex.cli.startup import run_startup
 
     with HeadStart.for_args(args) as head_start:
-        code = run_fast(args, head_start)
+        code = run_startup(args, head_start)
         if code is None:
             from gitcorrex.cli.root import run
 

@@ -1,10 +1,12 @@
-"""`git correx log`: commits with the verification status of their trees."""
+"""`git correx log`: commits with the verification status of their trees (usually answered
+by cli/startup.py, which holds the body both paths run)."""
 
 from __future__ import annotations
 
 import click
 
-from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.cli.options import json_option
+from gitcorrex.cli.startup import print_log
 
 
 @click.command()
@@ -21,19 +23,5 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
     ✓ pass, ✗ fail, ? unavailable, - none (unverified). Keyed by tree: a rebased commit
     with an identical tree shows the same status. Reads only; exit 0.
     """
-    from gitcorrex.cli.log_render import log_output
-    from gitcorrex.git.repository import discover_with_git
-    from gitcorrex.review.log_light import light_log
-
-    repo = discover_with_git(start_dir())
-    result = None if verify_signatures else light_log(repo, revisions=list(revisions),
-                                                      limit=limit)
-    if result is None:
-        from gitcorrex.review.log import log_commits
-
-        result = log_commits(repo, revisions=list(revisions), limit=limit,
-                             verify_signatures=verify_signatures)
-    out, err = log_output(result, as_json=as_json)
-    click.echo(err, err=True, nl=False)
-    click.echo(out, nl=False)
-    return 0
+    return print_log(revisions=revisions, limit=limit, verify_signatures=verify_signatures,
+                     as_json=as_json)

@@ -37,18 +37,9 @@ def status(session_id: str | None, as_json: bool) -> int:
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
     """
-    from gitcorrex.cli.session_render import render_status, status_json
-    from gitcorrex.session.status_light import status_document, status_exit_code
+    from gitcorrex.cli.startup import print_session_status  # its body on both paths
 
-    repo = open_repo()
-    chosen = selected(repo, session_id)
-    document = status_document(repo, chosen)
-    if document is None:  # the full path names what is wrong (no such session…)
-        from gitcorrex.session.status import session_status
-
-        document = session_status(repo, chosen).model_dump(mode="json")
-    click.echo(status_json(document) if as_json else render_status(document), nl=False)
-    return status_exit_code(document)
+    return print_session_status(session_id=session_id, as_json=as_json)
 
 
 @session.command(name="list")

@@ -19,8 +19,8 @@ from tests.review.test_log import commit_file
 
 LIGHT_IMPORTS = """
 import sys
-from gitcorrex.cli.fast import run_fast
-code = run_fast(["log", "--json"])
+from gitcorrex.cli.startup import run_startup
+code = run_startup(["log", "--json"])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
 print(code, heavy, file=sys.stderr)

@@ -24,8 +24,8 @@ from tests.session.conftest import append
 
 AFTER_APPEND = """
 import sys
-from gitcorrex.cli.fast import run_fast
-code = run_fast(["session", "status", "--json"])
+from gitcorrex.cli.startup import run_startup
+code = run_startup(["session", "status", "--json"])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
 print(code, heavy, file=sys.stderr)

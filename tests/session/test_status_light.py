@@ -23,8 +23,8 @@ from tests.session.conftest import append
 
 LIGHT_IMPORTS = """
 import sys
-from gitcorrex.cli.fast import run_fast
-code = run_fast(["session", "status", "--json"])
+from gitcorrex.cli.startup import run_startup
+code = run_startup(["session", "status", "--json"])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
 print(code, heavy, file=sys.stderr)
@@ -32,9 +32,9 @@ print(code, heavy, file=sys.stderr)
 
 COLD_FOLD = """
 import sys
-from gitcorrex.cli.fast import run_fast
+from gitcorrex.cli.startup import run_startup
 from gitcorrex.replay.session import FOLDED_TYPES
-code = run_fast(["session", "status", "--json"])
+code = run_startup(["session", "status", "--json"])
 built = sorted(p.KIND for p in FOLDED_TYPES if p.__pydantic_complete__)
 loaded = sorted(m for m in sys.modules if m.startswith("gitcorrex.model."))
 print(code, built, loaded, file=sys.stderr)
