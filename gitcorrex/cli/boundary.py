@@ -1,6 +1,6 @@
 """The one error boundary of the process: every entry runs inside it and ends through it.
 
-The console script (`main`, around the click-free fast paths and click itself) and the
+The console script (`main`, around cli/startup.py and click itself) and the
 installed hooks (`hook run`) run inside `run_guarded`: stop signals raise there (stop_signals.py),
 and whatever escapes becomes the documented exit code and message of the one mapping
 (gitcorrex/failure.py, which the agent adapters and the MCP server use for their own

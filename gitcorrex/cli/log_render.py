@@ -1,4 +1,4 @@
-"""`git correx log` output, shared by the click command and the click-free fast path."""
+"""`git correx log` output, printed by the one body both of its paths run (cli/startup.py)."""
 
 from __future__ import annotations
 

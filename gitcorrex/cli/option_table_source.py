@@ -17,8 +17,7 @@ from typing import Any
 
 import click
 
-from gitcorrex.cli.commands import ALL
-from gitcorrex.cli.root import root
+from gitcorrex.cli.root import _register_commands, root
 from gitcorrex.cli.startup import RUNNERS
 
 TABLE = Path(__file__).with_name("option_table.py")
@@ -137,12 +136,12 @@ def _refuse_context(path: tuple[str, ...], command: click.Command,
 
 
 def command_context(path: tuple[str, ...]) -> tuple[click.Command, click.Context]:
-    """The command and the context click would give it under `git correx` (help names and
-    context settings are inherited from the root group)."""
+    """The command and the context click gives it under `git correx` (help names and
+    context settings are inherited from the root group, as when the CLI runs)."""
+    _register_commands()
     context = root.make_context("git correx", [], resilient_parsing=True)
-    command: click.Command = {command.name: command for command in ALL}[path[0]]
-    context = command.make_context(path[0], [], parent=context, resilient_parsing=True)
-    for name in path[1:]:
+    command: click.Command = root
+    for name in path:
         found = command.get_command(context, name) if isinstance(command, click.Group) else None
         if found is None:
             raise UnsupportedDeclaration(f"no command {' '.join(path)}")
@@ -168,12 +167,17 @@ def _names(param: click.Parameter) -> list[str]:
 
 
 def _render(value: object, depth: int) -> str:
-    """Python source for plain data: a dict one entry a line, anything else on one line."""
-    if not isinstance(value, dict) or not value:
-        return _literal(value)
+    """Python source for plain data: a dict one entry a line, a tuple too when it would not
+    fit in a line (ruff's 100 columns); anything else as a literal."""
     inner = "    " * (depth + 1)
-    lines = "".join(f"{inner}{_literal(k)}: {_render(v, depth + 1)},\n" for k, v in value.items())
-    return "{\n" + lines + "    " * depth + "}"
+    if isinstance(value, dict) and value:
+        lines = "".join(f"{inner}{_literal(k)}: {_render(v, depth + 1)},\n"
+                        for k, v in value.items())
+        return "{\n" + lines + "    " * depth + "}"
+    if isinstance(value, tuple) and len(_literal(value)) > 100 - len(inner) - 30:
+        lines = "".join(f"{inner}{_render(item, depth + 1)},\n" for item in value)
+        return "(\n" + lines + "    " * depth + ")"
+    return _literal(value)
 
 
 def _literal(value: object) -> str:

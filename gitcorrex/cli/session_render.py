@@ -1,5 +1,5 @@
-"""`session status` as text, from the plain document both of its paths produce (the
-click-free fast path and the click command), so the two print the same bytes."""
+"""`session status` as text, from the plain document its one body produces
+(`print_session_status` in cli/startup.py, which the click command calls too)."""
 
 from __future__ import annotations
 

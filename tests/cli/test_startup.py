@@ -4,6 +4,7 @@ start-up modules themselves import neither click nor `typing`."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,10 @@ from pathlib import Path
 
 from tests.agents.conftest import claude
 from tests.conftest import REPO_ROOT, git
+from tests.ledger_facts import verify_tree
 
+ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+BY_CLICK = "import sys\nfrom gitcorrex.cli.root import run\nsys.exit(run(sys.argv[1:]))\n"
 STARTUP_MODULES = {"gitcorrex.cli.startup", "gitcorrex.cli.option_table",
                    "gitcorrex.cli.option_parser"}
 
@@ -21,8 +25,7 @@ def run_importing(root: Path, *args: str, stdin: bytes = b"") -> tuple[int, set[
     """`git correx ARGS` as a real process: its exit code, every module it imported
     (`-X importtime`) and the rest of its stderr."""
     argv = [sys.executable, "-X", "importtime", "-m", "gitcorrex", *args]
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    proc = subprocess.run(argv, cwd=root, env=env, input=stdin, capture_output=True,
+    proc = subprocess.run(argv, cwd=root, env=ENV, input=stdin, capture_output=True,
                           check=False, timeout=120)
     lines = proc.stderr.decode().splitlines()
     imported = {line.split("|")[-1].strip() for line in lines if line.startswith("import time:")}
@@ -38,11 +41,18 @@ def test_the_start_up_modules_import_neither_click_nor_typing(repo: Path) -> Non
 
 
 def test_log_with_every_option_is_answered_without_click(repo: Path) -> None:
-    code, imported, err = run_importing(repo, "log", "-n1", "--max-count=2", "--json",
-                                        "--verify-signatures", "HEAD")
+    """Signatures asked: the full path runs, without click, and prints what click's does."""
+    verify_tree(repo, git(repo, "rev-parse", "HEAD^{tree}").strip(), "pass")
+    args = ["log", "-n1", "--max-count=2", "--json", "--verify-signatures", "HEAD"]
+    code, imported, err = run_importing(repo, *args)
     assert code == 0, err
-    assert "gitcorrex.review.log" in imported  # the full path: signatures were asked
     assert "click" not in imported
+    early = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=repo, env=ENV,
+                           capture_output=True, text=True, check=True)
+    late = subprocess.run([sys.executable, "-c", BY_CLICK, *args], cwd=repo, env=ENV,
+                          capture_output=True, text=True, check=True)
+    assert early.stdout == late.stdout
+    assert json.loads(early.stdout)["commits"][0]["signer"] is not None
 
 
 def test_session_status_is_answered_without_click_even_when_it_fails(repo: Path) -> None:
