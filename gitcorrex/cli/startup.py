@@ -35,8 +35,8 @@ def run_startup(args: Sequence[str], head_start: HeadStart | None = None) -> int
     """The exit code when `args` is a command this path answers; None to let click handle
     them. `head_start` is verify's scan, begun before anything else was imported."""
     from gitcorrex.cli.option_parser import parse_params
-    from gitcorrex.cli.option_table import COMMANDS  # imported here: its generator needs
-                                                     # RUNNERS even when it is stale
+    from gitcorrex.cli.option_table import COMMANDS  # here: its generator imports RUNNERS
+
 
     path = tuple(args[:2]) if tuple(args[:2]) in COMMANDS else tuple(args[:1])
     if path not in COMMANDS:
