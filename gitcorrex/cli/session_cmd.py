@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.cli.startup import print_session_status
 
 if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository
@@ -37,8 +38,6 @@ def status(session_id: str | None, as_json: bool) -> int:
 
     Exit 0, 1 when the session is invalid (a malformed event: nothing may advance).
     """
-    from gitcorrex.cli.startup import print_session_status  # its body on both paths
-
     return print_session_status(session_id=session_id, as_json=as_json)
 
 
