@@ -448,7 +448,7 @@ def module_path(name: str) -> Path:
 
 
 def test_cli_modules_import_each_other_without_cycles() -> None:
-    """cli/fast.py serves hook runs and agent hooks; nothing it calls may import it back."""
+    """cli/startup.py answers hook runs and agent hooks; nothing it calls may import it back."""
     graph = {f"gitcorrex.{rel[:-3].replace('/', '.')}".removesuffix(".__init__"):
              module_imports(rel, tree) for rel, tree in parsed_modules() if rel.startswith("cli/")}
 

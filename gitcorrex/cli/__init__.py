@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> None:
     from gitcorrex.cli.boundary import exit_now, run_guarded
 
     args = sys.argv[1:] if argv is None else argv
-    if args[:2] == ["assess", "--hook"]:
+    if is_agent_hook(args):
         from gitcorrex.cli.agent_hook import answer_agent
 
         exit_now(answer_agent(lambda: _answer(args, argv)))
@@ -24,13 +24,21 @@ def main(argv: list[str] | None = None) -> None:
         exit_now(run_guarded(lambda: _dispatch(args, argv)))
 
 
+def is_agent_hook(args: list[str]) -> bool:
+    """`assess … --hook AGENT …` in any of the forms click accepts (`--hook=AGENT`, options
+    before it): an agent is waiting for an answer in its own protocol."""
+    return args[:1] == ["assess"] and any(
+        arg == "--hook" or arg.startswith("--hook=") for arg in args[1:])
+
+
 def _dispatch(args: list[str], argv: list[str] | None) -> Conclusion | int:
-    """The click-free fast paths first, then click; verify's first scan started before."""
-    from gitcorrex.cli.fast import run_fast
+    """The commands answered before click loads first, then click; verify's first scan
+    started before."""
     from gitcorrex.cli.head_start import HeadStart
+    from gitcorrex.cli.startup import run_startup
 
     with HeadStart.for_args(args) as head_start:
-        ended = run_fast(args, head_start)
+        ended = run_startup(args, head_start)
         if ended is None:
             from gitcorrex.cli.root import run
 
@@ -39,13 +47,14 @@ def _dispatch(args: list[str], argv: list[str] | None) -> Conclusion | int:
 
 
 def _answer(args: list[str], argv: list[str] | None) -> Conclusion | int:
-    """`assess --hook AGENT …`: the runner on the click-free path, else click (the other
-    option forms, `-h`) inside the agent's entry, whose boundary it shares."""
-    from gitcorrex.cli.fast import run_agent_hook
+    """`assess --hook AGENT …`: answered before click loads when the start-up parser reads
+    the options, else by click (`-h`, a typo) inside the agent's entry, whose boundary it
+    shares."""
+    from gitcorrex.cli.startup import run_startup
 
-    code = run_agent_hook(args[2:])
-    if code is None:
+    ended = run_startup(args)
+    if ended is None:
         from gitcorrex.cli.root import invoke
 
         return invoke(argv)
-    return code
+    return ended

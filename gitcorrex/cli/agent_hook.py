@@ -2,12 +2,13 @@
 
 `main` (cli/__init__.py) hands the process to `answer_agent` before it imports anything else,
 so the stop-signal guard is up as early as for any command. Inside it the options are parsed
-(cli/fast.py without click, every tool call of an agent session runs it; click for the other
-forms) and the runner answers; every failure — a payload the agent would not send, an
-environmental fault, a usage error, a stop signal before or after the runner began, a bug — is
-mapped by the one boundary (gitcorrex/failure.py, cli/boundary.py for click's outcomes) for
-its words and answered in the agent's blocking format (exit 2, agents/run.py words it): for
-every agent any other exit code lets the tool run. Nothing re-maps the code afterwards.
+(cli/startup.py without click: every tool call of an agent session runs it; click for the
+forms it leaves to click) and `answer_assess_hook` answers, the function the `assess`
+command calls too; every failure — a payload the agent would not send, an environmental
+fault, a usage error, a stop signal before or after the runner began, a bug — is mapped by
+the one boundary (gitcorrex/failure.py, cli/boundary.py for click's outcomes) for its words
+and answered in the agent's blocking format (exit 2, agents/run.py words it): for every
+agent any other exit code lets the tool run. Nothing re-maps the code afterwards.
 Import-light at module level: what loads before the guard is up cannot be stopped safely.
 """
 
@@ -39,6 +40,24 @@ def answer_agent(serve: Callable[[], Conclusion | int]) -> int:
         except BaseException as exc:  # the agent's boundary: any failure is its blocking answer
             return _blocked(exc)
         return fail_closed(reason)
+
+
+def answer_assess_hook(*, hook: str, action: str | None, paths: tuple[str, ...],
+                       stage: str | None, session: str | None, record_all: bool,
+                       as_json: bool) -> int:
+    """`assess --hook AGENT` with assess's parameters: exit 0 or 2 and nothing else, since
+    any other code would let the tool call proceed. An action, paths or `--json` mean the
+    agent's settings are wrong: block."""
+    import os
+
+    from gitcorrex.agents.request import HookOptions
+
+    if action or paths or as_json:
+        return fail_closed("--hook takes no action, paths or --json (the call comes as JSON "
+                           "on stdin)")
+    options = HookOptions(stage=stage, session=session or os.environ.get("CORREX_SESSION")
+                          or None, record_all=record_all)
+    return run_agent_hook(hook, options)
 
 
 def run_agent_hook(agent: str, options: HookOptions) -> int:

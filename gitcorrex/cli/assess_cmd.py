@@ -3,13 +3,12 @@
 With `--hook AGENT` (claude-code, codex, gemini, cursor) it speaks that agent's hook protocol
 instead (gitcorrex/agents/): the call comes as JSON on stdin, the answer is the agent's own
 allow/deny/block format, and every failure (a malformed payload, no repository, a bug) is the
-agent's blocking answer too: fail closed. cli/fast.py serves the usual forms without click.
+agent's blocking answer too: fail closed. cli/startup.py answers those forms without click.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -41,7 +40,10 @@ def assess(action: str | None, paths: tuple[str, ...], stage: str | None,
     with its rule and the fix. BLOCKs are recorded as tool_call_assessed events.
     """
     if hook is not None:
-        return _agent_hook(hook, bool(action or paths or as_json), stage, session, record_all)
+        from gitcorrex.cli.agent_hook import answer_assess_hook
+
+        return answer_assess_hook(hook=hook, action=action, paths=paths, stage=stage,
+                                  session=session, record_all=record_all, as_json=as_json)
     from gitcorrex.errors import UsageError
     from gitcorrex.manifest.assess import AssessRequest
 
@@ -91,20 +93,3 @@ def _assess(request: AssessRequest) -> AssessOutcome:
     repo = discover(start_dir())
     return assess_in_session(repo, request, clock=now_utc,
                         provenance=lambda: current_provenance(repo))
-
-
-def _agent_hook(agent: str, extra: bool, stage: str | None, session: str | None,
-                record_all: bool) -> int:
-    """Exit 0 or 2 and nothing else: any other code would let the tool call proceed."""
-    from gitcorrex.agents.request import HookOptions
-    from gitcorrex.agents.run import BLOCK_EXIT
-    from gitcorrex.cli.agent_hook import run_agent_hook
-
-    if extra:
-        sys.stderr.write("git correx could not assess this tool call, so it is blocked: "
-                         "--hook takes no action, paths or --json (the call comes as JSON "
-                         "on stdin)\n")
-        return BLOCK_EXIT
-    options = HookOptions(stage=stage, session=session or os.environ.get("CORREX_SESSION")
-                          or None, record_all=record_all)
-    return run_agent_hook(agent, options)

@@ -1,6 +1,6 @@
 """The one error boundary of the process: every entry runs inside it and ends through it.
 
-The console script (`main`, around the click-free fast paths and click itself) and the
+The console script (`main`, around cli/startup.py and click itself) and the
 installed hooks (`hook run`) run inside `run_guarded`. A command that ran to its end returns
 its result's conclusion (model/conclusion.py), and `CONCLUSION_CODES`, the one table, gives
 the exit code. Stop signals raise inside it (stop_signals.py), and whatever escapes becomes

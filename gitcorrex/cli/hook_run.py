@@ -1,6 +1,6 @@
 """`git correx hook run NAME [ARGS]`: what the installed hook scripts execute.
 
-Click-free (served by cli/fast.py as well as by the click command): a commit pays for
+Click-free (answered by cli/startup.py as well as by the click command): a commit pays for
 interpreter start-up, one `git rev-parse`, one `git config` and, with a stage selected,
 one `git cat-file` and one `git diff-index`. It fails closed: every error exits non-zero
 with a message, so git stops the commit rather than letting it through unchecked.

@@ -1,4 +1,5 @@
-"""`git correx log`: commits with the verification status of their trees."""
+"""`git correx log`: commits with the verification status of their trees (usually answered
+by cli/startup.py, which holds the body both paths run)."""
 
 from __future__ import annotations
 
@@ -24,5 +25,5 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
     """
     from gitcorrex.cli.log_render import print_log
 
-    return print_log(list(revisions), limit=limit, verify_signatures=verify_signatures,
+    return print_log(revisions=revisions, limit=limit, verify_signatures=verify_signatures,
                      as_json=as_json)

@@ -37,7 +37,7 @@ def render_line(line: LogLine) -> str:
     return text
 
 
-def print_log(revisions: list[str], *, limit: int | None, verify_signatures: bool,
+def print_log(*, revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
               as_json: bool) -> Conclusion:
     """Print one line per commit (or the `--json` document), problems on stderr; ok."""
     from pathlib import Path
@@ -45,7 +45,7 @@ def print_log(revisions: list[str], *, limit: int | None, verify_signatures: boo
     from gitcorrex.git import discover
     from gitcorrex.review.log import log_commits
 
-    result = log_commits(discover(Path.cwd()), revisions=revisions, limit=limit,
+    result = log_commits(discover(Path.cwd()), revisions=list(revisions), limit=limit,
                          verify_signatures=verify_signatures)
     out, err = log_output(result, as_json=as_json)
     sys.stderr.write(err)

@@ -40,7 +40,7 @@ def status(session_id: str | None, as_json: bool) -> Conclusion:
     """
     from gitcorrex.cli.session_render import print_session_status
 
-    return print_session_status(session_id, as_json=as_json)
+    return print_session_status(session_id=session_id, as_json=as_json)
 
 
 @session.command(name="list")

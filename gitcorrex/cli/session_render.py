@@ -45,7 +45,7 @@ def render_status(document: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_session_status(session_id: str | None, *, as_json: bool) -> Conclusion:
+def print_session_status(*, session_id: str | None, as_json: bool) -> Conclusion:
     """Print the status of the session named (else CORREX_SESSION, else the workspace's
     configured one); failed when it is invalid (nothing may advance)."""
     from pathlib import Path

@@ -1,11 +1,10 @@
-"""`git correx state`: the workspace's state key (usually served by cli/fast.py)."""
+"""`git correx state`: the workspace's state key (usually answered by cli/startup.py)."""
 
 from __future__ import annotations
 
 import click
 
-from gitcorrex.cli.fast import state_text
-from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.cli.options import json_option
 from gitcorrex.model.conclusion import Conclusion
 
 
@@ -17,5 +16,6 @@ def state(as_json: bool) -> Conclusion:
     Computed through a throwaway index; your index, HEAD and files are not touched.
     JSON: {"state_key", "head_tree", "dirty"}.
     """
-    click.echo(state_text(start_dir(), as_json=as_json), nl=False)
-    return Conclusion.OK
+    from gitcorrex.cli.startup import print_state
+
+    return print_state(as_json=as_json)

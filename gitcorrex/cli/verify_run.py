@@ -1,9 +1,10 @@
 """`git correx verify` after its options are parsed: the one use case, and its output.
 
-Click-free, so that verify runs without importing click when its arguments parse without it
-(`cli/fast.py`): every orchestrator step pays a verify, and click is ~35 ms of its
-start-up. The click command (`verify_cmd.py`) parses every other form and calls the same
-function.
+Click-free, so that verify runs without importing click whatever options it is given
+(`cli/startup.py` parses them against the table generated from `verify_cmd.py`): every
+orchestrator step pays a verify, and click is ~35 ms of its start-up. The click command
+parses what that parser leaves to click (help, a typo) and calls the same function with the
+same keyword arguments.
 """
 
 from __future__ import annotations

@@ -57,8 +57,7 @@ def assert_blocked_by_sigterm(result: CliResult) -> None:
     assert "(as a command this would exit 143)" in result.stderr, result
 
 
-@pytest.mark.parametrize("args", [HOOK, (*HOOK, "--stage=implement")],
-                         ids=["click-free", "click"])
+@pytest.mark.parametrize("args", [HOOK, (*HOOK, "--")], ids=["click-free", "click"])
 def test_the_write_is_allowed_when_nothing_stops_the_hook(project: Path,
                                                           args: tuple[str, ...]) -> None:
     result = run_correx(project, *args, input=allowed_write(project))
@@ -66,13 +65,14 @@ def test_the_write_is_allowed_when_nothing_stops_the_hook(project: Path,
 
 
 def test_a_stop_signal_before_the_runner_began_blocks(project: Path) -> None:
-    """Its options not parsed yet (cli/fast.py loading): the agent's blocking answer."""
-    assert_blocked_by_sigterm(stopped_at_import(project, "gitcorrex.cli.fast", *HOOK))
+    """Its options not parsed yet (cli/startup.py loading): the agent's blocking answer."""
+    assert_blocked_by_sigterm(stopped_at_import(project, "gitcorrex.cli.startup", *HOOK))
 
 
 def test_a_stop_signal_while_click_loads_blocks(project: Path) -> None:
-    """An option form only click parses (`--stage=S`): click loads inside the agent's entry."""
-    assert_blocked_by_sigterm(stopped_at_import(project, "click", *HOOK, "--stage=implement"))
+    """An argument list the start-up parser leaves to click (`--`): click loads inside the
+    agent's entry."""
+    assert_blocked_by_sigterm(stopped_at_import(project, "click", *HOOK, "--"))
 
 
 def test_a_stop_signal_while_the_runner_loads_the_adapter_blocks(project: Path) -> None:
@@ -90,3 +90,11 @@ def test_a_usage_error_is_the_blocking_answer(project: Path) -> None:
 def test_help_is_not_a_failure(project: Path) -> None:
     result = run_correx(project, *HOOK, "-h")
     assert result.code == 0 and "--hook" in result.stdout, result
+
+
+def test_options_before_hook_still_answer_in_the_agents_protocol(project: Path) -> None:
+    """`assess --stage S --hook AGENT` (an order click accepts) is an agent's call too: a
+    stop signal before the runner began is its blocking answer, not exit 143."""
+    result = stopped_at_import(project, "gitcorrex.cli.startup", "assess", "--stage=implement",
+                               "--hook", "claude-code")
+    assert_blocked_by_sigterm(result)

@@ -22,8 +22,8 @@ from tests.review.test_log import commit_file
 LIGHT_IMPORTS = """
 import sys
 from gitcorrex.cli.boundary import CONCLUSION_CODES
-from gitcorrex.cli.fast import run_fast
-ended = run_fast(["log", "--json"])
+from gitcorrex.cli.startup import run_startup
+ended = run_startup(["log", "--json"])
 code = None if ended is None else int(CONCLUSION_CODES[ended])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)

@@ -25,8 +25,8 @@ from tests.session.conftest import append
 LIGHT_IMPORTS = """
 import sys
 from gitcorrex.cli.boundary import CONCLUSION_CODES
-from gitcorrex.cli.fast import run_fast
-ended = run_fast(["session", "status", "--json"])
+from gitcorrex.cli.startup import run_startup
+ended = run_startup(["session", "status", "--json"])
 code = None if ended is None else int(CONCLUSION_CODES[ended])
 # typing too: 3 ms of a ~50 ms command, for annotations only
 heavy = sorted(m for m in ("click", "pydantic", "pygit2", "typing") if m in sys.modules)
@@ -36,9 +36,9 @@ print(code, heavy, file=sys.stderr)
 COLD_FOLD = """
 import sys
 from gitcorrex.cli.boundary import CONCLUSION_CODES
-from gitcorrex.cli.fast import run_fast
+from gitcorrex.cli.startup import run_startup
 from gitcorrex.replay.session import FOLDED_TYPES
-ended = run_fast(["session", "status", "--json"])
+ended = run_startup(["session", "status", "--json"])
 code = None if ended is None else int(CONCLUSION_CODES[ended])
 built = sorted(p.KIND for p in FOLDED_TYPES if p.__pydantic_complete__)
 loaded = sorted(m for m in sys.modules if m.startswith("gitcorrex.model."))
