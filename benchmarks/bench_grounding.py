@@ -158,7 +158,7 @@ import json, resource, sys, time
 from datetime import datetime, timezone
 from pathlib import Path
 from gitcorrex.git.repository import discover
-from gitcorrex.plan.grounding.usecase import ground_plan
+from gitcorrex.plan.grounding.ground import ground_plan
 from gitcorrex.ledger.provenance import current_provenance
 repo = discover(Path.cwd())
 provenance = current_provenance(repo)

@@ -71,7 +71,7 @@ def build(root: Path, facts: int) -> Path:
     from gitcorrex.model.grounding import GroundingFields, Verdict
     from gitcorrex.model.plan_events import Decision, PlanAuthorizedFields, PlanValidatedFields
     from gitcorrex.model.record import EventPayload
-    from gitcorrex.plan.context import open_plan
+    from gitcorrex.plan.open_plan import open_plan
 
     plan = root / "plan.toml"
     if plan.exists():

@@ -45,7 +45,7 @@ def writer(path: Path, index: int, syncs: int, in_process: bool) -> None:
     from gitcorrex.git.repository import discover_in_process
     from gitcorrex.ledger import append_events
     from gitcorrex.ledger.provenance import current_provenance
-    from gitcorrex.sync.usecase import sync_ledger
+    from gitcorrex.sync.ledger_sync import sync_ledger
 
     for number in range(syncs):
         repo = discover_in_process(path)
@@ -175,7 +175,7 @@ def main() -> int:
         lines = run_team(clones, args.syncs, args.in_process)
         wall = time.perf_counter() - start
         from gitcorrex.git.repository import discover_in_process
-        from gitcorrex.sync.usecase import sync_ledger
+        from gitcorrex.sync.ledger_sync import sync_ledger
 
         for path in clones:
             sync_ledger(discover_in_process(path), remote="origin")

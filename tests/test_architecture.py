@@ -541,3 +541,27 @@ def test_outside_git_only_the_face_is_imported() -> None:
                     offenders += [f"{rel}: {a.name} is not in the face" for a in node.names
                                   if a.name not in FACE]
     assert offenders == []
+
+
+COST_WORDS = ("plain", "light", "fast", "slow", "quick", "cheap")
+ROLE_WORDS = ("context", "usecase", "utils", "helpers", "misc", "common")
+
+
+def test_no_module_is_named_for_its_cost_or_its_role() -> None:
+    """Files are named for what they hold: a `plain`/`light`/`fast` twin beside a module is
+    a second path to keep equal, and `context`/`usecase` name nothing (STYLE.md)."""
+    offenders = [str(path.relative_to(PACKAGE)) for path in sorted(PACKAGE.rglob("*.py"))
+                 if any(word in part for part in path.relative_to(PACKAGE).with_suffix("").parts
+                        for word in (*COST_WORDS, *ROLE_WORDS))]
+    assert offenders == []
+
+
+def test_the_ledger_is_one_package() -> None:
+    """Nothing beside `ledger/` holds the ledger: no `ledger_*.py` at the top, and no other
+    package appends lines or folds a note's bytes itself (`ledger/` is the one door)."""
+    beside = sorted(path.name for path in PACKAGE.glob("ledger*") if path.name != "ledger")
+    assert beside == []
+    writers = [str(path.relative_to(PACKAGE)) for path in sorted(PACKAGE.rglob("*.py"))
+               if not str(path.relative_to(PACKAGE)).startswith(("ledger/", "git/", "model/"))
+               and ("event_line(" in path.read_text() or "commit_notes(" in path.read_text())]
+    assert writers == []

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex.agents.context import agent_call, call_base, correx_session
+from gitcorrex.agents.hook_call import agent_call, call_base, correx_session
 from gitcorrex.agents.proven_allow import proven_allowed
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git import discover

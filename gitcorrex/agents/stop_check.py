@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex.agents.context import call_base, correx_session
+from gitcorrex.agents.hook_call import call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git import Repository, discover
 

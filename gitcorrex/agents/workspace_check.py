@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitcorrex.agents.context import agent_call, call_base, correx_session
+from gitcorrex.agents.hook_call import agent_call, call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git import Repository, discover
 from gitcorrex.model.write_manifest import Manifest

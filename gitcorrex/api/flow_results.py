@@ -12,7 +12,7 @@ from gitcorrex.model.record import Record
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
-    from gitcorrex.plan.grounding.usecase import GroundingOutcome
+    from gitcorrex.plan.grounding.ground import GroundingOutcome
     from gitcorrex.plan.validate import ValidationOutcome
     from gitcorrex.session.start import StepStart
 

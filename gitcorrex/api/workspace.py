@@ -99,7 +99,7 @@ class Workspace:
         work tree's top level), as `gate --artifact` takes them."""
         from gitcorrex.api.flow_results import GateResult
         from gitcorrex.gates.artifacts import parse_artifact_options
-        from gitcorrex.gates.usecase import GateRequest, run_gates
+        from gitcorrex.gates.run_gates import GateRequest, run_gates
         from gitcorrex.git import StateProbe
         from gitcorrex.ledger.provenance import current_provenance
 
@@ -124,7 +124,7 @@ class Workspace:
         """Ground the plan on the current state key; record `plan_grounding_evaluated`."""
         from gitcorrex.api.flow_results import PlanGrounding
         from gitcorrex.ledger.provenance import current_provenance
-        from gitcorrex.plan.grounding.usecase import ground_plan
+        from gitcorrex.plan.grounding.ground import ground_plan
 
         outcome = ground_plan(self.repo, self.root / plan, state_key=self.state().state_key,
                               now=now_utc(), provenance=current_provenance(self.repo))

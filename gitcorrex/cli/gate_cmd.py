@@ -56,7 +56,7 @@ def _run(repo: Repository, stage: str | None, session: str | None,
 
     from gitcorrex.clock import now_utc
     from gitcorrex.gates.artifacts import parse_artifact_options
-    from gitcorrex.gates.usecase import GateRequest, run_gates
+    from gitcorrex.gates.run_gates import GateRequest, run_gates
     from gitcorrex.ledger.provenance import current_provenance
 
     request = GateRequest(stage, session, parse_artifact_options(artifacts, start_dir()))

@@ -12,7 +12,7 @@ from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
-    from gitcorrex.plan.grounding.usecase import GroundingOutcome
+    from gitcorrex.plan.grounding.ground import GroundingOutcome
 
 
 @click.command()
@@ -32,7 +32,7 @@ def ground(plan_file: Path, as_json: bool) -> Conclusion:
     repo = discover(start_dir())
     with StateProbe(repo).begin() as probe:  # git keys the workspace while we import
         from gitcorrex.ledger.provenance import current_provenance
-        from gitcorrex.plan.grounding.usecase import ground_plan
+        from gitcorrex.plan.grounding.ground import ground_plan
 
         provenance = current_provenance(repo)
         state_key = probe.measure().state_key

@@ -25,7 +25,7 @@ def sync(remote: str, compact: bool, as_json: bool) -> Conclusion:
     remote refused, kept winning races, or git failed.
     """
     from gitcorrex.git import discover
-    from gitcorrex.sync.usecase import sync_ledger
+    from gitcorrex.sync.ledger_sync import sync_ledger
 
     result = sync_ledger(discover(start_dir()), remote=remote, compact=compact)
     if as_json:

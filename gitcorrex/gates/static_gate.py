@@ -17,7 +17,7 @@ from gitcorrex.git import StateProbe
 from gitcorrex.model.gates import StaticAnalysisCompleted
 
 if TYPE_CHECKING:
-    from gitcorrex.gates.context import Gates
+    from gitcorrex.gates.gate_run import Gates
 
 NO_WORKSPACE = "no_workspace"
 CHANGED_FEEDBACK = ("static analysis changed the workspace ({before} -> {after}); list what "

@@ -27,9 +27,9 @@ from gitcorrex.model.plan_events import (
     PlanRiskAuditedFields,
 )
 from gitcorrex.plan.authority_outcome import AuthorityOutcome
-from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
+from gitcorrex.plan.open_plan import open_plan
 from gitcorrex.plan.risk_audit import Audit, Authorization, Identity, audited, obligations
 
 

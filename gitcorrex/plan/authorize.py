@@ -24,9 +24,9 @@ from gitcorrex.model.plan_events import (
     PlanAuthorizedFields,
 )
 from gitcorrex.plan.authority_outcome import AuthorityOutcome
-from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.decision import plan_history
 from gitcorrex.plan.integrity import structural_findings
+from gitcorrex.plan.open_plan import open_plan
 from gitcorrex.plan.risk_audit import Authorization, Identity
 
 

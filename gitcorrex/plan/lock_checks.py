@@ -25,7 +25,7 @@ from gitcorrex.model.plan_events import (
 from gitcorrex.model.record import Record
 from gitcorrex.model.typed_facts import Fact, facts_of, latest, read_facts
 from gitcorrex.model.verification import Result, VerificationFields
-from gitcorrex.plan.context import PlanContext
+from gitcorrex.plan.open_plan import PlanContext
 
 Validation = Fact[PlanValidatedFields]
 Grounding = Fact[GroundingFields]

@@ -20,7 +20,7 @@ from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan_events import PlanRoutedFields
 from gitcorrex.model.routes import Route
 from gitcorrex.model.typed_facts import Fact
-from gitcorrex.plan.context import open_plan
+from gitcorrex.plan.open_plan import open_plan
 from gitcorrex.plan.risk_audit import Identity
 from gitcorrex.plan.split import split_routes
 

@@ -21,9 +21,9 @@ from gitcorrex.model.plan_events import (
     Finding,
     PlanValidatedFields,
 )
-from gitcorrex.plan.context import PlanContext, open_plan
 from gitcorrex.plan.decision import decide, plan_history
 from gitcorrex.plan.integrity import structural_findings
+from gitcorrex.plan.open_plan import PlanContext, open_plan
 
 
 @dataclass(frozen=True)

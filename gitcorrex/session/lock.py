@@ -25,8 +25,8 @@ from gitcorrex.model.plan_events import (
     PlanLockedFields,
     SessionStartedFields,
 )
-from gitcorrex.plan.context import PlanContext, open_plan
 from gitcorrex.plan.lock_checks import LockFacts, Missing, lock_blockers
+from gitcorrex.plan.open_plan import PlanContext, open_plan
 from gitcorrex.session.replan import replan_session
 from gitcorrex.session.selection import remember_session
 

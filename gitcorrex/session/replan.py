@@ -26,9 +26,9 @@ from gitcorrex.model.plan import Plan, PlanStep
 from gitcorrex.model.plan_events import PlanLockedFields
 from gitcorrex.model.session_events import PauseCause, Transition
 from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatus
-from gitcorrex.plan.context import PlanContext
 from gitcorrex.plan.load import load_plan
 from gitcorrex.plan.lock_checks import Missing, lock_blockers
+from gitcorrex.plan.open_plan import PlanContext
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.selection import remember_session
 from gitcorrex.session.state import existing_state

@@ -2,7 +2,7 @@
 
 1. write evidence: what changed since the step started is inside its `writes`
    (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects);
-2. the stage's gates on this state key (gates/usecase.py, each gate records its fact; a
+2. the stage's gates on this state key (gates/run_gates.py, each gate records its fact; a
    clean static analysis already recorded for this key and profile is reused);
 3. the stage's `build_expectation` plus the step's own plan `checks`, de-duplicated
    (session/step_commands.py), observed as one `workspace_verification_observed` bound to
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from gitcorrex import ledger
 from gitcorrex.errors import TransitionRefusedError
 from gitcorrex.gates.outcome import GateOutcome
-from gitcorrex.gates.usecase import GateRequest, run_gates
+from gitcorrex.gates.run_gates import GateRequest, run_gates
 from gitcorrex.git import Repository, StateProbe
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid

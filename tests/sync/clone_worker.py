@@ -16,7 +16,7 @@ from pathlib import Path
 import pygit2
 
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.sync.usecase import sync_ledger
+from gitcorrex.sync.ledger_sync import sync_ledger
 from tests.ledger_facts import provenance, record, verification_draft
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.git.repository import discover_in_process
-from gitcorrex.sync.usecase import sync_ledger
+from gitcorrex.sync.ledger_sync import sync_ledger
 from tests.sync.conftest import GitServer, remote_path
 from tests.sync.fleet import run_fleet, verification_ids
 

@@ -21,7 +21,7 @@ from gitcorrex.git.repository import discover
 from gitcorrex.git.state import compute_state
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.grounding import GroundingFinding
-from gitcorrex.plan.grounding.usecase import GroundingOutcome, ground_plan
+from gitcorrex.plan.grounding.ground import GroundingOutcome, ground_plan
 from tests.conftest import git, write
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)

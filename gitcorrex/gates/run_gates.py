@@ -25,9 +25,9 @@ from gitcorrex.gates.artifacts import (
     produces_feedback,
     read_artifacts,
 )
-from gitcorrex.gates.context import Gates, StageContext, stage_context
 from gitcorrex.gates.echo import diff_echo
 from gitcorrex.gates.echo_record import echo_feedback, echo_fields
+from gitcorrex.gates.gate_run import Gates, StageContext, stage_context
 from gitcorrex.gates.grounding import ground_artifacts, grounding_feedback
 from gitcorrex.gates.outcome import GateOutcome, GateResult
 from gitcorrex.gates.static_gate import run_static_gate

@@ -1,6 +1,6 @@
 """Where gates run: the stage policy, the profile it came from, and the envelope fields
 (session, active step) every gate event carries; `Gates` is one run, which each gate
-(static_gate.py and the others in usecase.py) records through.
+(static_gate.py and the others in run_gates.py) records through.
 
 The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
 work tree, so there it is HEAD's. The active step of a session is the one the session

@@ -24,7 +24,6 @@ from gitcorrex.model.grounding import (
     Verdict,
     verdict_for,
 )
-from gitcorrex.plan.context import open_plan
 from gitcorrex.plan.grounding.inputs import GroundingInput
 from gitcorrex.plan.grounding.ordering import check_ordering
 from gitcorrex.plan.grounding.prerequisites import check_prerequisites
@@ -33,6 +32,7 @@ from gitcorrex.plan.grounding.symbol_refs import check_symbols
 from gitcorrex.plan.grounding.symbol_source import SymbolSource
 from gitcorrex.plan.grounding.tree_view import TreeView
 from gitcorrex.plan.grounding.writes import check_writes
+from gitcorrex.plan.open_plan import open_plan
 from gitcorrex.symbols.index import IndexStats
 
 
