@@ -26,10 +26,9 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from common import git, load_average
+from common import git, in_process, load_average
 from raw_events import raw_draft
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 
@@ -55,7 +54,7 @@ def drafts(count: int, tree: str) -> list[list[EventDraft]]:
 
 
 def run(root: Path, batches: list[list[EventDraft]]) -> tuple[float, float]:
-    repo = discover_in_process(root)
+    repo = in_process(root)
     provenance = current_provenance(repo)
     wall, cpu = time.perf_counter(), _cpu()
     for i, batch in enumerate(batches):

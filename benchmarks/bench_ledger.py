@@ -29,10 +29,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import NamedTuple
 
-from common import git, median
+from common import git, in_process, median
 from raw_events import raw_draft
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
@@ -149,7 +148,7 @@ def bench_appends(workdir: Path, count: int, runs: int) -> dict[str, Timing]:
     """Median timings of `count` appends three ways, each on a fresh ledger ref."""
     path = fresh_repo(workdir / "ledger-appends")
     trees = make_trees(path, 100)
-    repo = discover_in_process(path)
+    repo = in_process(path)
     provenance = current_provenance(repo)
     line = canonical_json({**fields(0), "pad": "x" * 420})  # about one ledger line
 
@@ -183,7 +182,7 @@ def build_ledger(workdir: Path, events: int, *, name: str = "ledger",
         return path
     fresh_repo(path)
     trees = make_trees(path, events // 10)
-    repo = discover_in_process(path)
+    repo = in_process(path)
     provenance = current_provenance(repo)
     for start in range(0, events, 1000):
         batch = [

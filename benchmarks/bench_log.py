@@ -26,6 +26,7 @@ from common import (
     correx_script,
     cpu_table,
     git,
+    in_process,
     markdown_table,
     median,
     time_commands,
@@ -33,7 +34,6 @@ from common import (
 )
 
 from gitcorrex.git.notes import write_blob
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.verification import (
@@ -87,7 +87,7 @@ def observation(i: int, tree: str, profile: str) -> VerificationFields:
 
 def record_verifications(path: Path, trees: list[str]) -> None:
     """One observation per tree, 100 per notes commit."""
-    repo = discover_in_process(path)
+    repo = in_process(path)
     provenance = current_provenance(repo)
     profile = write_blob(repo, b'version = 1\n[commands]\ntest = "python -m pytest"\n')
     for start in range(0, len(trees), 100):

@@ -65,8 +65,9 @@ def parse_args() -> argparse.Namespace:
 
 def build(root: Path, facts: int) -> Path:
     """A repository whose plan note holds `facts` plan facts, appended in one notes commit."""
+    from common import in_process
+
     from gitcorrex import ledger
-    from gitcorrex.git.repository import discover_in_process
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.model.grounding import GroundingFields, Verdict
     from gitcorrex.model.plan_events import Decision, PlanAuthorizedFields, PlanValidatedFields
@@ -86,7 +87,7 @@ def build(root: Path, facts: int) -> Path:
         "-q", "-m", "generated")
     plan.write_text(PLAN)
     os.chdir(root)
-    repo = discover_in_process(root)
+    repo = in_process(root)
     context = open_plan(repo, plan)
     common = {"plan": context.identity, "plan_id": context.plan_id}
     drafts = []

@@ -25,9 +25,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from bench_ledger import draft, make_trees
-from common import correx_script, git, median
+from common import correx_script, git, in_process, median
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 
@@ -57,7 +56,7 @@ def start_daemon(base: Path) -> tuple[subprocess.Popen[bytes], int]:
 
 def record(path: Path, count: int, offset: int) -> str:
     """`count` events on `count` new trees, 1,000 per append; the ledger tip."""
-    repo = discover_in_process(path)
+    repo = in_process(path)
     trees = make_trees(path, count + offset)[offset:]
     provenance = current_provenance(repo)
     for start in range(0, count, 1000):

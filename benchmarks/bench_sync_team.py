@@ -41,21 +41,21 @@ T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 def writer(path: Path, index: int, syncs: int, in_process: bool) -> None:
     """One clone's life: record, sync, M times; one JSON line per sync on stdout."""
     from bench_ledger import draft
+    from common import in_process
 
-    from gitcorrex.git.repository import discover_in_process
     from gitcorrex.ledger import append_events
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.sync.ledger_sync import sync_ledger
 
     for number in range(syncs):
-        repo = discover_in_process(path)
+        repo = in_process(path)
         tree = state_tree(path, f"writer {index} state {number}\n")
         append_events(repo, [draft(index * 1000 + number, tree, None)],
                       now=T0 + timedelta(seconds=index * 1000 + number),
                       provenance=current_provenance(repo))
         start, cpu = time.perf_counter(), _cpu()
         if in_process:
-            rounds, code = sync_ledger(discover_in_process(path), remote="origin").rounds, 0
+            rounds, code = sync_ledger(in_process(path), remote="origin").rounds, 0
         else:
             proc = subprocess.run([*correx_script(), "sync", "--json"], cwd=path,
                                   capture_output=True, check=False)
@@ -119,10 +119,11 @@ def run_team(clones: list[Path], syncs: int, in_process: bool) -> list[dict[str,
 
 
 def count_events(path: Path) -> int:
-    from gitcorrex.git.repository import discover_in_process
+    from common import in_process
+
     from gitcorrex.ledger import read_all
 
-    return len(read_all(discover_in_process(path)).entries)
+    return len(read_all(in_process(path)).entries)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -174,11 +175,12 @@ def main() -> int:
         start = time.perf_counter()
         lines = run_team(clones, args.syncs, args.in_process)
         wall = time.perf_counter() - start
-        from gitcorrex.git.repository import discover_in_process
+        from common import in_process
+
         from gitcorrex.sync.ledger_sync import sync_ledger
 
         for path in clones:
-            sync_ledger(discover_in_process(path), remote="origin")
+            sync_ledger(in_process(path), remote="origin")
         expected = args.writers * args.syncs
         complete = sum(1 for path in clones if count_events(path) == expected)
     finally:

@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 FILES_PER_DIR = 100
 IDENTITY = ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid"]
@@ -186,3 +187,13 @@ def git_version() -> str:
     """`git --version` without its prefix, for the benchmark headers."""
     out = subprocess.run(["git", "--version"], capture_output=True, check=True).stdout
     return out.decode().removeprefix("git version ").strip()
+
+
+def in_process(start: Path) -> Any:
+    """The repository git finds from `start`, with libgit2 opened on it (the in-process
+    engine answers its notes operations), for fixtures built through the package."""
+    from gitcorrex.git import discover
+
+    repo = discover(start)
+    repo.libgit2()
+    return repo

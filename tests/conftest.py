@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.git import Repository, discover
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -161,3 +163,11 @@ def run_correx(cwd: Path, *args: str, env: dict[str, str] | None = None,
 def correx() -> Callable[..., CliResult]:
     """The CLI runner fixture; `print(result)` shows everything when an assert fails."""
     return run_correx
+
+
+def in_process(start: Path) -> Repository:
+    """The repository git finds from `start`, with libgit2 opened on it: `git/`'s in-process
+    engine answers its notes operations (as in a command that opened libgit2 first)."""
+    repo = discover(start)
+    repo.libgit2()
+    return repo

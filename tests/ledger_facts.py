@@ -11,8 +11,8 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from benchmarks.raw_events import raw_draft as raw_draft  # one definition, re-exported
+from gitcorrex.git import Repository
 from gitcorrex.git.notes import write_blob
-from gitcorrex.git.repository import Repository, discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.model.assessment import (
     AssessmentFields,
@@ -31,6 +31,7 @@ from gitcorrex.model.verification import (
     StopReason,
     VerificationFields,
 )
+from tests.conftest import in_process
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 PROFILE = (b'version = 1\n[commands]\ntest = "python -m pytest -q"\n'
@@ -82,14 +83,14 @@ def assessment_draft(tree: str, paths: list[str], commit: str | None = None) -> 
 def record(path: Path, *drafts: EventDraft, seconds: int = 0,
            who: Provenance | None = None) -> list[RecordedEvent]:
     """Append `drafts` in one notes commit at T0 + seconds."""
-    return append_events(discover_in_process(path), list(drafts),
+    return append_events(in_process(path), list(drafts),
                          now=T0 + timedelta(seconds=seconds), provenance=who or provenance())
 
 
 def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0,
                 tail: str = "", session: str | None = None) -> RecordedEvent:
     """Record one verification of `tree` in the repository at `path`."""
-    repo = discover_in_process(path)
+    repo = in_process(path)
     draft = verification_draft(repo, tree, result, tail=tail, session=session)
     return record(path, draft, seconds=seconds)[0]
 

@@ -129,8 +129,8 @@ def ledger_tip(repo: Repository, ref: str) -> str | None:
         oid, kind, name = line.split(" ", 2)
         if name != ref:
             continue
-        if kind != "commit":
-            raise UnavailableError(f"{ref} does not point at a commit in {repo.git_dir}",
+        if kind != "commit":  # the words libgit2's engine says too
+            raise UnavailableError(f"ledger tip {oid} is not a commit in {repo.git_dir}",
                                    hint="run `git fsck`; fetch the ledger ref again")
         return oid
     return None

@@ -1,9 +1,10 @@
 """Finding the repository: the paths every other git/ module works from.
 
-Two ways in, one result. Commands that run git anyway (state, verify) ask git itself
-(`rev-parse`), which is exactly git's own discovery (GIT_DIR, worktrees, safe.directory).
-Commands that must not start a process (replay, show) use libgit2's discovery in-process.
-Tests assert both agree.
+One way in: git itself answers (`rev-parse`), which is exactly git's own discovery
+(GIT_DIR, GIT_WORK_TREE, worktrees, `--separate-git-dir`, safe.directory). libgit2's
+discovery guessed the work tree of a `--separate-git-dir` repository (the parent of its git
+dir), so a command could read, and even push, another repository's ledger. libgit2 is
+opened on the directories git named, only when an operation needs it (`libgit2()`).
 """
 
 from __future__ import annotations
@@ -181,40 +182,3 @@ def _bare_from_git(start: Path) -> Repository:
     git_dir, common_dir, object_format = decode_path(run_git(args, cwd=start).stdout).split(
         "\n")[:3]
     return Repository(Path(git_dir), Path(common_dir), None, object_format)
-
-
-def discover_in_process(start: Path) -> Repository:
-    """libgit2's discovery, honouring GIT_DIR / GIT_WORK_TREE like git does; no subprocess."""
-    import pygit2
-
-    git_dir_env = os.environ.get("GIT_DIR")
-    try:
-        if git_dir_env:
-            path = str((start / git_dir_env).resolve())
-        else:
-            found = pygit2.discover_repository(str(start))
-            if found is None:
-                raise NotARepositoryError(f"not inside a git repository: {start}",
-                                          hint=NOT_A_REPO_HINT)
-            path = found
-        handle = _open(path, "sha256")
-    except pygit2.GitError as exc:
-        raise NotARepositoryError(f"cannot open a git repository at {start}: {exc}",
-                                  hint=NOT_A_REPO_HINT) from exc
-    work_env = os.environ.get("GIT_WORK_TREE")
-    work = Path(work_env).resolve() if work_env else (
-        None if handle.is_bare or handle.workdir is None else Path(handle.workdir))
-    common = _common_dir(Path(handle.path))
-    repo = Repository(Path(handle.path).resolve(), common.resolve(),
-                      work.resolve() if work else None)
-    repo._handle.append(handle)
-    return repo
-
-
-def _common_dir(git_dir: Path) -> Path:
-    """A linked worktree's gitdir names the shared repository in its `commondir` file."""
-    pointer = git_dir / "commondir"
-    if not pointer.exists():
-        return git_dir
-    target = Path(pointer.read_text().strip())
-    return target if target.is_absolute() else git_dir / target

@@ -28,6 +28,7 @@ from gitcorrex.git import (
     TransientTransportError,
     fetch_ledgers,
     is_ancestor,
+    require_ledger_format,
     tracking_ref,
     tree_of,
 )
@@ -50,6 +51,7 @@ def sync_ledger(
 ) -> SyncResult:
     """Make the local ledger hold every remote ledger ref's lines and publish its own;
     see the module doc. Exhausted rounds raise UnavailableError (exit 3)."""
+    require_ledger_format(repo)  # a format libgit2 cannot merge is refused before any fetch
     ref = git.ledger_ref(repo)
     work = Round(repo, remote, ref, tracking_ref(repo, remote, ref), writer_id(repo))
     for number in range(1, max_rounds + 1):

@@ -10,8 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gitcorrex.git.repository import discover_in_process
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, git, in_process, write
 from tests.ledger_facts import note_line, verification_draft
 
 STATEMENT = "https://in-toto.io/Statement/v1"
@@ -109,7 +108,7 @@ def test_an_observation_whose_fields_do_not_fit_is_never_attested_as_passing(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    fields = verification_draft(discover_in_process(repo), tree).payload.line_fields()
+    fields = verification_draft(in_process(repo), tree).payload.line_fields()
     note_line(repo, tree, KIND, {**fields, "commands": 7}, state_key=tree)  # says pass
     result = correx(repo, "attest", "HEAD")
     assert result.code == 0, result

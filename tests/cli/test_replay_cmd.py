@@ -10,9 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.model.session_object import session_object_oid
-from tests.conftest import CliResult, git
+from tests.conftest import CliResult, git, in_process
 from tests.ledger_facts import note_line, verification_draft, verify_tree
 from tests.unfit_lines import unfit
 
@@ -25,7 +24,7 @@ def plant_three(repo: Path) -> tuple[str, str]:
     know, all in the note on HEAD's tree (written by git); (tree, the unfit line's id)."""
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
     verify_tree(repo, tree)
-    fields = verification_draft(discover_in_process(repo), tree).payload.line_fields()
+    fields = verification_draft(in_process(repo), tree).payload.line_fields()
     unfit = note_line(repo, tree, KIND, {**fields, "result": 7}, seconds=1, state_key=tree)
     note_line(repo, tree, "kind_from_the_future", {"anything": 1}, seconds=2)
     return tree, unfit

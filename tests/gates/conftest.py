@@ -12,10 +12,9 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import append_events
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
-from tests.conftest import CliResult, git, run_correx, write
+from tests.conftest import CliResult, git, in_process, run_correx, write
 from tests.ledger_facts import raw_draft
 
 Correx = Callable[..., CliResult]
@@ -77,7 +76,7 @@ STEP_STARTED = {"writes": [], "expectation_docs": False, "baseline": "a" * 40}
 
 def start_step(root: Path, session: str, step: str) -> None:
     """A `step_started` fact, as the session commands record it (envelope step)."""
-    append_events(discover_in_process(root),
+    append_events(in_process(root),
                   [raw_draft(kind="step_started", subjects=(), fields=STEP_STARTED,
                               session=session, step=step)],
                   now=datetime(2026, 1, 1, tzinfo=timezone.utc), provenance=PROVENANCE)

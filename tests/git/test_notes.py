@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git import notes
+from gitcorrex.git import Repository, notes
 from gitcorrex.git.identity import Identity, LedgerIdentity
-from gitcorrex.git.repository import Repository, discover_in_process
-from tests.conftest import git
+from tests.conftest import git, in_process
 
 REF = "refs/notes/correx"
 ADA = Identity("Ada Tester", "ada@example.test")
@@ -19,7 +18,7 @@ IDENTITY = LedgerIdentity(author=ADA, committer=ADA)
 
 
 def open_repo(path: Path) -> Repository:
-    return discover_in_process(path)
+    return in_process(path)
 
 
 def head_tree(path: Path) -> str:

@@ -10,8 +10,7 @@ from gitcorrex.git.notes_merge import (
     tips_missing_from,
     unite_lines,
 )
-from gitcorrex.git.repository import discover_in_process
-from tests.conftest import git, write
+from tests.conftest import git, in_process, write
 from tests.ledger_facts import verify_tree
 
 REF = "refs/notes/correx"
@@ -37,7 +36,7 @@ def diverge(repo: Path) -> tuple[str, str, list[str]]:
 
 def test_merge_is_the_same_tree_whichever_side_is_ours(repo: Path) -> None:
     ours, theirs, _ = diverge(repo)
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     assert not is_ancestor(handle, ours, theirs) and not is_ancestor(handle, theirs, ours)
     assert merge_notes_trees(handle, ours, theirs).tree == \
         merge_notes_trees(handle, theirs, ours).tree
@@ -45,7 +44,7 @@ def test_merge_is_the_same_tree_whichever_side_is_ours(repo: Path) -> None:
 
 def test_merge_unites_lines_and_keeps_both_sides_anchors(repo: Path) -> None:
     ours, theirs, trees = diverge(repo)
-    merged = merge_notes_trees(discover_in_process(repo), ours, theirs)
+    merged = merge_notes_trees(in_process(repo), ours, theirs)
     assert [union.subject for union in merged.unions] == [trees[0]]
     note = git(repo, "cat-file", "-p", f"{merged.tree}:{trees[0][:2]}/{trees[0][2:]}")
     results = sorted(line.split('"result":"')[1].split('"')[0] for line in note.splitlines())
@@ -62,7 +61,7 @@ def test_unite_lines_drops_duplicates_and_blank_lines() -> None:
 
 def test_tips_missing_from_a_base_are_those_it_does_not_contain(repo: Path) -> None:
     ours, theirs, _ = diverge(repo)
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     base = git(repo, "rev-parse", f"{ours}~2").strip()
     tips = [theirs, base, ours, theirs]
     assert tips_missing_from(handle, tips, ours) == [theirs]
@@ -72,6 +71,6 @@ def test_tips_missing_from_a_base_are_those_it_does_not_contain(repo: Path) -> N
 
 def test_merge_counts_the_distinct_lines_the_other_side_brings(repo: Path) -> None:
     ours, theirs, _ = diverge(repo)
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     assert len(merge_notes_trees(handle, ours, theirs).gained) == 2
     assert merge_notes_trees(handle, ours, ours).gained == frozenset()

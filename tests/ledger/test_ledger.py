@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.errors import ExitCode, LedgerContentionError, UsageError
-from gitcorrex.git import notes
-from gitcorrex.git.repository import Repository, discover_in_process
+from gitcorrex.git import Repository, notes
 from gitcorrex.ledger import EventDraft, LedgerView, append_events, read_all, read_subject
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.canonical import canonical_json
@@ -28,7 +27,7 @@ from gitcorrex.model.events import (
     ToolVersions,
     session_object_oid,
 )
-from tests.conftest import REPO_ROOT, git, write
+from tests.conftest import REPO_ROOT, git, in_process, write
 from tests.ledger_facts import raw_draft
 
 KIND = "workspace_verification_observed"
@@ -40,7 +39,7 @@ PROVENANCE = Provenance(
 
 
 def open_repo(path: Path) -> Repository:
-    return discover_in_process(path)
+    return in_process(path)
 
 
 def head_tree(path: Path) -> str:
@@ -288,13 +287,13 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
+from tests.conftest import in_process
 from gitcorrex.ledger import append_events
 from gitcorrex.ledger.provenance import current_provenance
 from tests.ledger_facts import raw_draft
 
 path, name, count, trees, sessions, log = sys.argv[1:7]
-repo = discover_in_process(Path(path))
+repo = in_process(Path(path))
 provenance = current_provenance(repo)
 trees, sessions = trees.split(","), sessions.split(",")
 with open(log, "a") as out:

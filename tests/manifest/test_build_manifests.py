@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.manifest.build_manifests import makefile_paths, named_paths
-from tests.conftest import git
+from tests.conftest import git, in_process
 
 PYPROJECT = """\
 [project]
@@ -34,7 +33,7 @@ path = "src/bin/tool.rs"
 def names(make_repo: Callable[..., Path], files: dict[str, str]) -> dict[str, str]:
     root = make_repo(files=files)
     tree = git(root, "rev-parse", "HEAD^{tree}").strip()
-    return named_paths(discover_in_process(root), tree)
+    return named_paths(in_process(root), tree)
 
 
 def test_pyproject_names_readme_and_license_files(make_repo: Callable[..., Path]) -> None:

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.cli.root import run
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.model.events import Actor, Provenance, RecordedEvent, ToolVersions
 from gitcorrex.model.note_lines import Problem
 from gitcorrex.replay.timeline import replay
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, git, in_process, write
 from tests.ledger_facts import raw_draft, verification_draft
 
 KIND = "workspace_verification_observed"
@@ -45,7 +44,7 @@ def event(at: int, ident: str, session: str | None = None, seq: int | None = Non
 
 def record(path: Path, drafts: list[EventDraft], seconds: int) -> list[RecordedEvent]:
     return append_events(
-        discover_in_process(path),
+        in_process(path),
         drafts,
         now=T0 + timedelta(seconds=seconds),
         provenance=PROVENANCE,
@@ -91,7 +90,7 @@ def test_replay_text_prints_one_line_per_event_and_problems_on_stderr(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     record(repo, [verification_draft(handle, tree, "fail", session="s1")], 2)
     record(repo, [raw_draft("session_started", (), {}, session="s1")], 1)
     git(repo, "notes", "--ref", "correx", "append", "-m", "\x1b[31mred", tree)
@@ -166,20 +165,27 @@ def replay_outputs(
     return outputs
 
 
+GIT_READS = frozenset({"config", "rev-parse", "for-each-ref", "ls-tree", "cat-file",
+                       "check-ref-format"})
+
+
 def forbid_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Replay runs nothing; it may only ask git for its configuration (`correx.ref`, read
-    one way for every command: `git -c correx.ref=… correx replay` must be honoured)."""
+    """Replay runs nothing: no command of any profile, no git that writes. It may only ask
+    git to read — where the repository is (git's own discovery), its configuration
+    (`correx.ref`, read one way for every command: `git -c correx.ref=… correx replay` must
+    be honoured), the ledger ref and its objects."""
     popen = subprocess.Popen
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"replay tried to start a process: {args!r}")
 
-    def config_only(argv: list[str], *args: object, **kwargs: object) -> object:
-        if list(argv[:2]) != ["git", "config"]:
+    def reads_only(argv: list[str], *args: object, **kwargs: object) -> object:
+        verb = next((arg for arg in argv[1:] if not arg.startswith("-")), None)
+        if argv[:1] != ["git"] or verb not in GIT_READS:
             refuse(argv)
         return popen(argv, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(subprocess, "Popen", config_only)
+    monkeypatch.setattr(subprocess, "Popen", reads_only)
     for name in ("posix_spawn", "posix_spawnp", "fork", "execv", "execvp", "system"):
         if hasattr(os, name):
             monkeypatch.setattr(os, name, refuse)

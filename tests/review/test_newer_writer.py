@@ -9,8 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
-from tests.conftest import CliResult, commit_a_change, git
+from tests.conftest import CliResult, commit_a_change, git, in_process
 from tests.ledger_facts import note_line, verification_draft
 
 KIND = "workspace_verification_observed"
@@ -19,7 +18,7 @@ KIND = "workspace_verification_observed"
 def plant_newer_pass(repo: Path) -> str:
     """A passing verification of HEAD's tree carrying keys a later version added."""
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    fields = verification_draft(discover_in_process(repo), tree).payload.line_fields()
+    fields = verification_draft(in_process(repo), tree).payload.line_fields()
     assert fields["result"] == "pass" and fields["commands"]
     commands = [{**fields["commands"][0], "cpu_ms": 12}, *fields["commands"][1:]]
     newer = {**fields, "commands": commands, "runner_image": "ci:2027"}

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.git.notes import write_blob
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.review.markdown_text import html_text, markdown_text
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, git, in_process, write
 from tests.ledger_facts import assessment_draft, raw_draft, record, verification_draft
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -37,7 +36,7 @@ def commit_all(repo: Path, message: str) -> str:
 def build_history(repo: Path) -> str:
     """Three commits: verified and in a session; failing with hostile facts; unverified."""
     base = git(repo, "rev-parse", "HEAD").strip()
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     write(repo, "src/app.py", "print('ok')\n")
     first = commit_all(repo, "add the app")
     record(repo, verification_draft(handle, first, "pass", session="run-42"), seconds=1)
@@ -144,7 +143,7 @@ def test_report_of_an_unknown_revision_exits_2(
 def test_report_shows_the_latest_observation_per_expectation(
     repo: Path, correx: Callable[..., CliResult]
 ) -> None:
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
     record(repo, verification_draft(handle, tree, "fail", tail="OLD FAILURE\n"), seconds=1)
     record(repo, verification_draft(handle, tree, "pass"), seconds=2)
@@ -162,7 +161,7 @@ def test_commits_sharing_a_tree_share_one_entry(
     tree = commit_all(repo, "first")
     first = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "commit", "-q", "--allow-empty", "-m", "same tree")
-    record(repo, verification_draft(discover_in_process(repo), tree, "fail", tail="BOOM\n"))
+    record(repo, verification_draft(in_process(repo), tree, "fail", tail="BOOM\n"))
     out = correx(repo, "report", f"{base}..HEAD").stdout
     assert out.count("BOOM") == 1 and out.count("verification fail") == 1
     assert f"Same tree as `{first[:12]}`: its facts are listed there." in out

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.cli.log_render import log_output
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.review.log import log_commits
-from tests.conftest import REPO_ROOT, git, run_correx, write
+from tests.conftest import REPO_ROOT, git, in_process, run_correx, write
 from tests.ledger_facts import verify_tree
 from tests.review.test_log import commit_file
 
@@ -33,7 +32,7 @@ print(code, heavy, file=sys.stderr)
 
 def full_output(repo: Path, *, as_json: bool) -> tuple[str, str]:
     """What `log` says when nothing is stored: every note folded anew, read in-process."""
-    handle = discover_in_process(repo)
+    handle = in_process(repo)
     stored = handle.common_dir / "correx" / "folds"
     kept = stored.with_name("folds-kept")
     if stored.exists():

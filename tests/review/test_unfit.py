@@ -8,8 +8,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
-from tests.conftest import CliResult, commit_a_change, git
+from tests.conftest import CliResult, commit_a_change, git, in_process
 from tests.ledger_facts import note_line, verification_draft
 
 KIND = "workspace_verification_observed"
@@ -20,7 +19,7 @@ RESULT_7 = f"{KIND} ⚠ fields do not fit (result: Input should be 'pass', 'fail
 def plant(repo: Path, **changed: object) -> str:
     """A well-formed verification of HEAD's tree with `changed` fields, written by git."""
     tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
-    fields = verification_draft(discover_in_process(repo), tree).payload.line_fields()
+    fields = verification_draft(in_process(repo), tree).payload.line_fields()
     return note_line(repo, tree, KIND, {**fields, **changed}, state_key=tree)
 
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from gitcorrex import ledger
 from gitcorrex.cli.session_render import render_status
-from gitcorrex.git.repository import discover, discover_in_process
+from gitcorrex.git import discover
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session import FOLDED_KINDS
 from gitcorrex.session.status import session_status
-from tests.conftest import run_correx, write
+from tests.conftest import in_process, run_correx, write
 from tests.session.conftest import append
 
 LIGHT_IMPORTS = """
@@ -53,7 +53,7 @@ NOT_FOLDED = ("gitcorrex.model.assessment", "gitcorrex.model.gates",
 def full_document(root: Path, session: str) -> dict:
     """The status with nothing stored: the note read in-process and folded anew (and the
     state equal to what `replay --session` folds from the whole ledger)."""
-    repo = discover_in_process(root)
+    repo = in_process(root)
     stored = repo.common_dir / "correx" / "folds"
     kept = stored.with_name("folds-kept")
     if stored.exists():

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pygit2
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.sync.ledger_sync import sync_ledger
+from tests.conftest import in_process
 from tests.ledger_facts import provenance, record, verification_draft
 
 
@@ -39,15 +39,15 @@ def sync(path: Path) -> int:
     return rounds
 
 
-def main(path: Path, clone: int, count: int, in_process: bool) -> None:
+def main(path: Path, clone: int, count: int, by_function: bool) -> None:
     rounds = []
     for number in range(count):
-        repo = discover_in_process(path)
+        repo = in_process(path)
         tree = state_tree(repo.libgit2(), clone, number)
         record(path, verification_draft(repo, tree, "pass"), seconds=clone * 1000 + number,
                who=provenance(runtime=f"{clone}-0000000{clone}"))
-        if in_process:
-            rounds.append(sync_ledger(discover_in_process(path), remote="origin").rounds)
+        if by_function:
+            rounds.append(sync_ledger(in_process(path), remote="origin").rounds)
         else:
             rounds.append(sync(path))
     print(" ".join(str(r) for r in rounds))

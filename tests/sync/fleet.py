@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import read_all
 from gitcorrex.model.verification import VerificationFields
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, in_process
 
 
 def run_fleet(clones: list[Path], each: int, *, in_process: bool = False,
@@ -33,6 +32,6 @@ def run_fleet(clones: list[Path], each: int, *, in_process: bool = False,
 
 
 def verification_ids(path: Path) -> set[str]:
-    read = read_all(discover_in_process(path))
+    read = read_all(in_process(path))
     assert read.problems == []
     return {entry.id for entry in read.entries if entry.kind == VerificationFields.KIND}

@@ -7,9 +7,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.ledger import read_all
-from tests.conftest import CliResult, git, write
+from tests.conftest import CliResult, git, in_process, write
 from tests.ledger_facts import verify_tree
 from tests.sync.conftest import GitServer, remote_path
 
@@ -17,7 +16,7 @@ REF = "refs/notes/correx"
 
 
 def event_ids(path: Path) -> set[str]:
-    return {entry.id for entry in read_all(discover_in_process(path)).entries}
+    return {entry.id for entry in read_all(in_process(path)).entries}
 
 
 def dirty_tree(clone: Path, name: str) -> str:

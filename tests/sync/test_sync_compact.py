@@ -13,11 +13,10 @@ import pytest
 
 from gitcorrex.git import notes
 from gitcorrex.git.notes_transfer import fetch_ledgers
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.sync.compact import compact_step
 from gitcorrex.sync.round import Round
 from gitcorrex.sync.unite import unite_tips
-from tests.conftest import REPO_ROOT, CliResult, git
+from tests.conftest import REPO_ROOT, CliResult, git, in_process
 from tests.ledger_facts import verify_tree
 from tests.sync.conftest import GitServer, remote_path
 from tests.sync.fleet import run_fleet
@@ -55,7 +54,7 @@ def test_compact_keeps_a_writer_ref_that_moved_after_the_fetch(
     git(one, "config", "correx.writer", "one")
     verify_tree(one, dirty_tree(one, "a.txt"), seconds=1)
     assert correx(one, "sync").code == 0
-    repo = discover_in_process(ci)
+    repo = in_process(ci)
     fetched = fetch_ledgers(repo, "origin", REF, TRACKING)  # the compactor reads…
     verify_tree(one, dirty_tree(one, "late.txt"), seconds=2)  # …the writer moves on…
     git(one, "push", "-q", "origin", f"{REF}:{WRITERS}one")

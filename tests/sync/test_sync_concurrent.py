@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.repository import discover_in_process
 from gitcorrex.sync.ledger_sync import sync_ledger
+from tests.conftest import in_process
 from tests.sync.conftest import GitServer, remote_path
 from tests.sync.fleet import run_fleet, verification_ids
 
@@ -17,7 +17,7 @@ from tests.sync.fleet import run_fleet, verification_ids
 def final_round_everywhere(clones: list[Path]) -> set[str]:
     """One more sync per clone, in turn; then every clone must hold what all recorded."""
     for path in clones:
-        sync_ledger(discover_in_process(path), remote="origin")
+        sync_ledger(in_process(path), remote="origin")
     return verification_ids(clones[-1])
 
 
