@@ -18,6 +18,7 @@ from gitcorrex.errors import ExitCode
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.trees import resolve_tree
 from gitcorrex.model.event_kinds import payload_or_problem
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import Result, StopReason, VerificationFields
@@ -47,7 +48,7 @@ def attest_tree(repo: Repository, *, rev: str) -> Attestations:
     tree = resolve_tree(repo, rev)
     read = ledger.read_subject(repo, tree)
     observed = sorted((e for e in read.events if e.kind == VerificationFields.KIND),
-                      key=lambda event: (event.at, event.id))
+                      key=time_order)
     return Attestations(rev, tree, [statement(rev, tree, event) for event in observed])
 
 

@@ -22,6 +22,7 @@ from gitcorrex.git.notes_ref import contention_error
 from gitcorrex.git.repository import Repository
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_kinds import KNOWN_KINDS
+from gitcorrex.model.event_order import session_order
 from gitcorrex.model.events import (
     SCHEMA_VERSION,
     Provenance,
@@ -134,7 +135,7 @@ class LedgerView:
     def _session_entries(self, session: str) -> list[LedgerEntry]:
         found = self._entries_on(session_object_oid(session))
         mine = [entry for entry in found if entry.session == session]
-        return sorted(mine, key=lambda e: (e.seq or 0, e.at, e.id))
+        return sorted(mine, key=session_order)
 
     def scanned_after(self, subject: str, appended: bytes) -> ScannedNotes | None:
         """What a scan of `subject`'s note gives once `appended` is added to it (call it

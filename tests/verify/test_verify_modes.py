@@ -228,3 +228,25 @@ def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
     reused = next(event for event in notes_on(repo, key) if event.id != newer)
     assert fields_of(reused).reused_from == newer
     assert "cpu_ms" not in json.dumps(reused.model_extra)
+
+
+def test_verify_reuse_ignores_a_pass_recorded_for_another_state_key(
+        repo: Path, outside: Path, correx: Correx) -> None:
+    """A line in this tree's note whose envelope names another state key (written by a
+    foreign writer, or copied from another note) is a pass of that state, not of this one:
+    `--reuse` runs the commands instead of citing it."""
+    from tests.ledger_facts import note_line
+
+    counted_project(repo, outside / "runs")
+    original = verify(correx, repo)
+    git(repo, "update-ref", "-d", "refs/notes/correx")
+    key = reference_key(repo)
+    other = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    assert other != key  # the profile is ignored, so the work tree differs from HEAD only
+    foreign = note_line(repo, key, original.kind, dict(original.model_extra or {}),
+                        state_key=other)
+    result = correx(repo, "verify", "--reuse", "--json")
+    assert result.code == 0, result
+    assert runs_counted(outside / "runs") == 2
+    again = RecordedEvent.model_validate(json.loads(result.stdout)["event"])
+    assert again.id != foreign and fields_of(again).reused_from is None
