@@ -96,10 +96,11 @@ def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0
 
 def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object], *,
               seconds: int = 0, state_key: str | None = None, session: str | None = None,
-              actor_extra: Mapping[str, object] | None = None) -> str:
+              step: str | None = None, actor_extra: Mapping[str, object] | None = None) -> str:
     """Add one canonical line of `kind` carrying exactly `fields` to `subject`'s note with
     `git notes` itself (no payload class checks them), as another writer could; its id.
-    `session`: the session it names, without a `seq` (a foreign writer allocates none);
+    `session` (and `step`): the session it names, without a `seq` (a foreign writer
+    allocates none);
     `actor_extra`: keys a newer writer adds to the envelope's `actor`."""
     from tests.conftest import git
 
@@ -107,7 +108,7 @@ def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object],
     actor = {**who.actor.model_dump(mode="json"), **(actor_extra or {})}
     envelope = {"v": 1, "kind": kind, "at": format_instant(T0 + timedelta(seconds=seconds)),
                 "subjects": [subject], "session": session, "seq": None, "stage": None,
-                "step": None, "state_key": state_key, "actor": actor,
+                "step": step, "state_key": state_key, "actor": actor,
                 "tool": who.tool.model_dump(mode="json")}
     line = event_line(fields, envelope)
     notes = git(path, "notes", "--ref", "correx", "list")

@@ -69,3 +69,20 @@ def test_a_claim_is_judged_on_the_session_s_latest_observation_in_session_order(
     document = json.loads(result.stdout)
     assert document["outcome"] == "confirmed"
     assert document["observation"]["source"] == foreign
+
+
+def test_a_step_s_writes_are_judged_from_its_latest_start_in_session_order(
+        locked: tuple[Path, str], cli: Correx, correx: Correx) -> None:
+    """A seq-less `step_started` of the active step (another writer's) is its latest start,
+    for the fold and for the settlement alike: write evidence counts from its baseline."""
+    root, session = locked
+    assert cli(root, "step", "start", "S1").code == 0
+    write(root, "src/b.py", "B = 1\n")  # outside S1's writes, before the later start
+    key = state_key(root)
+    note_line(root, session_object_oid(session), "step_started",
+              {"writes": ["src/a.py"], "expectation_docs": False, "baseline": key},
+              state_key=key, session=session, step="S1")
+    write(root, "src/a.py", "A = 1\n")
+    verified = correx(root, "verify")
+    assert verified.code == 0, verified  # from the later start, only src/a.py changed
+    assert "step S1 verified" in verified.stdout

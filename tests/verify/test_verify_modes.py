@@ -207,6 +207,27 @@ def test_session_baseline_skips_failed_verifications(project: Path, correx: Corr
     assert changed == ["b.txt", "c.txt"]
 
 
+def test_session_changed_paths_count_from_the_latest_pass_in_session_order(
+        project: Path, correx: Correx) -> None:
+    """A pass another writer appended to the session's note without a seq sorts after the
+    session's own events (model/event_order.py), so it is the baseline `changed_paths`
+    is measured from, as `session status` shows it; even though its time is older."""
+    from gitcorrex.git.repository import discover_in_process
+    from gitcorrex.model.events import session_object_oid
+    from tests.ledger_facts import note_line, verification_draft
+
+    write(project, "a.txt", "a\n")
+    verify(correx, project, "--session", "s")
+    write(project, "b.txt", "b\n")
+    key = reference_key(project)
+    fields = verification_draft(discover_in_process(project), key, "pass").payload
+    note_line(project, session_object_oid("s"), "workspace_verification_observed",
+              fields.line_fields(), state_key=key, session="s")
+    write(project, "c.txt", "c\n")
+    changed = fields_of(verify(correx, project, "--session", "s")).changed_paths
+    assert changed == ["c.txt"]
+
+
 def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
         repo: Path, outside: Path, correx: Correx) -> None:
     """A pass a newer git correx recorded (keys this version does not know, nested too) is
