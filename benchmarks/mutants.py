@@ -141,7 +141,7 @@ def report(verdicts: Sequence[Verdict], *, markdown: bool) -> str:
     score = f"{killed} of {len(verdicts)} planted bugs killed"
     if markdown:
         rows = [f"| `{v.bug.id}` | `{v.bug.file.removeprefix('gitcorrex/')}` | "
-                f"{v.bug.description} | {v.verdict}: {_node_names(v.killed_by)} |"
+                f"{_cell(v.bug.description)} | {v.verdict}: {_node_names(v.killed_by)} |"
                 for v in verdicts]
         return "\n".join(["| bug | file | what it breaks | killed by |", "|---|---|---|---|",
                           *rows, "", f"**{score}.**"])
@@ -149,6 +149,11 @@ def report(verdicts: Sequence[Verdict], *, markdown: bool) -> str:
     rows = [f"{v.bug.id:<{width}}  {v.verdict:<8}  {v.seconds:6.1f} s  {v.killed_by}"
             for v in verdicts]
     return "\n".join([*rows, "", score])
+
+
+def _cell(text: str) -> str:
+    """Plain text made inert in a Markdown table cell (a `|` would end the cell)."""
+    return "".join("\\" + char if char in "|*`<" else char for char in text)
 
 
 def _node_names(node_ids: str) -> str:
