@@ -33,7 +33,7 @@ from common import (
     time_commands_cpu,
 )
 
-from gitcorrex.git.notes import write_blob
+from gitcorrex.git import write_blob
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.ledger.provenance import current_provenance
 from gitcorrex.model.verification import (

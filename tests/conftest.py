@@ -29,27 +29,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+LEAKING_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG_GLOBAL",
+                   "GIT_OBJECT_DIRECTORY", "GIT_CEILING_DIRECTORIES")
+
+
+def isolated_environment(home: Path) -> dict[str, str]:
+    """The variables that isolate git in `home` (written with its .gitconfig here): no user
+    or system config, fixed identities and dates. Unset LEAKING_GIT_ENV besides."""
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = Ada Tester\n\temail = ada@example.test\n"
+        "[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"
+    )
+    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Ada Tester",
+            "GIT_AUTHOR_EMAIL": "ada@example.test", "GIT_COMMITTER_NAME": "Ada Tester",
+            "GIT_COMMITTER_EMAIL": "ada@example.test", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+            "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
+
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path_factory: pytest.TempPathFactory,
                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No user or system config leaks in; identities and dates are fixed."""
     home = tmp_path_factory.mktemp("home")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG_GLOBAL",
-                 "GIT_OBJECT_DIRECTORY", "GIT_CEILING_DIRECTORIES"):
+    for name in LEAKING_GIT_ENV:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Tester")
-    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.test")
-    monkeypatch.setenv("GIT_COMMITTER_NAME", "Ada Tester")
-    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "ada@example.test")
-    monkeypatch.setenv("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-    (home / ".gitconfig").write_text(
-        "[user]\n\tname = Ada Tester\n\temail = ada@example.test\n"
-        "[init]\n\tdefaultBranch = main\n[protocol \"file\"]\n\tallow = always\n"
-    )
+    for name, value in isolated_environment(home).items():
+        monkeypatch.setenv(name, value)
     with libgit2_config_at(home, tmp_path_factory.mktemp("no-system-config")):
         yield
 

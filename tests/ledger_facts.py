@@ -11,8 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from benchmarks.raw_events import raw_draft as raw_draft  # one definition, re-exported
-from gitcorrex.git import Repository
-from gitcorrex.git.notes import write_blob
+from gitcorrex.git import Repository, write_blob
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.model.assessment import (
     AssessmentFields,
@@ -96,18 +95,20 @@ def verify_tree(path: Path, tree: str, result: str = "pass", *, seconds: int = 0
 
 
 def note_line(path: Path, subject: str, kind: str, fields: Mapping[str, object], *,
-              seconds: int = 0, state_key: str | None = None,
-              actor_extra: Mapping[str, object] | None = None) -> str:
+              seconds: int = 0, state_key: str | None = None, session: str | None = None,
+              step: str | None = None, actor_extra: Mapping[str, object] | None = None) -> str:
     """Add one canonical line of `kind` carrying exactly `fields` to `subject`'s note with
     `git notes` itself (no payload class checks them), as another writer could; its id.
+    `session` (and `step`): the session it names, without a `seq` (a foreign writer
+    allocates none);
     `actor_extra`: keys a newer writer adds to the envelope's `actor`."""
     from tests.conftest import git
 
     who = provenance()
     actor = {**dict(who.actor), **(actor_extra or {})}
     envelope = {"v": 1, "kind": kind, "at": format_instant(T0 + timedelta(seconds=seconds)),
-                "subjects": [subject], "session": None, "seq": None, "stage": None,
-                "step": None, "state_key": state_key, "actor": actor,
+                "subjects": [subject], "session": session, "seq": None, "stage": None,
+                "step": step, "state_key": state_key, "actor": actor,
                 "tool": dict(who.tool)}
     line = event_line(fields, envelope)
     notes = git(path, "notes", "--ref", "correx", "list")

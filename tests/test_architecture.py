@@ -20,11 +20,9 @@ move the shared piece down a layer; do not widen the table.
 from __future__ import annotations
 
 import ast
-import shutil
 import subprocess
+import sys
 from pathlib import Path
-
-import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -217,22 +215,21 @@ def test_processes_start_only_where_allowed() -> None:
     assert offenders == []
 
 
-def test_ruff_is_clean() -> None:
-    ruff = shutil.which("ruff")
-    if ruff is None:
-        pytest.skip("ruff is not installed (pip install -e '.[test]' brings it)")
-    root = PACKAGE.parent
-    proc = subprocess.run([ruff, "check", "gitcorrex", "tests", "benchmarks"], cwd=root,
+def run_tool(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`python -m TOOL` with the interpreter running the tests, never whatever PATH holds:
+    both tools are in the `[test]` extra, so one missing fails the test instead of skipping
+    it (a skipped lint test is a CI that never lints)."""
+    return subprocess.run([sys.executable, "-m", *argv], cwd=PACKAGE.parent,
                           capture_output=True, text=True, check=False)
+
+
+def test_ruff_is_clean() -> None:
+    proc = run_tool("ruff", "check", "gitcorrex", "tests", "benchmarks")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_mypy_is_clean() -> None:
-    mypy = shutil.which("mypy")
-    if mypy is None:
-        pytest.skip("mypy is not installed (pip install -e '.[test]' brings it)")
-    proc = subprocess.run([mypy], cwd=PACKAGE.parent, capture_output=True, text=True,
-                          check=False)
+    proc = run_tool("mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

@@ -17,6 +17,7 @@ from gitcorrex import ledger
 from gitcorrex.git import Repository, resolve_tree
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.event_kinds import payload_or_problem
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import Result, StopReason, VerificationFields
@@ -46,7 +47,7 @@ def attest_tree(repo: Repository, *, rev: str) -> Attestations:
     tree = resolve_tree(repo, rev)
     read = ledger.read_subject(repo, tree)
     observed = sorted((e for e in read.events if e.kind == VerificationFields.KIND),
-                      key=lambda event: (event.at, event.id))
+                      key=time_order)
     return Attestations(rev, tree, [statement(rev, tree, event) for event in observed])
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from gitcorrex import ledger
 from gitcorrex.git import Repository
 from gitcorrex.model.event_kinds import payload_of
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.gates import StaticAnalysisCompleted
 
@@ -23,7 +24,7 @@ def find_clean_static(repo: Repository, state_key: str, profile: str,
     found = [e for e in events
              if e.kind == StaticAnalysisCompleted.KIND and e.state_key == state_key
              and _is_clean_run(e, profile, argvs, state_key)]
-    return max(found, key=lambda e: (e.at, e.id), default=None)
+    return max(found, key=time_order, default=None)
 
 
 def _is_clean_run(event: RecordedEvent, profile: str, argvs: list[list[str]],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gitcorrex import git
 from gitcorrex.git import Repository
+from gitcorrex.model.event_order import session_order
 from gitcorrex.model.session_object import session_object_oid
 
 TYPE_CHECKING = False
@@ -44,7 +45,7 @@ class LedgerView:
         """The session's entries in session order (kind fields unparsed); [] when none."""
         found = self.scanned_on(session_object_oid(session)).entries
         mine = [entry for entry in found if entry.session == session]
-        return sorted(mine, key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
+        return sorted(mine, key=session_order)
 
     def scanned_after(self, subject: str, appended: bytes) -> ScannedNotes | None:
         """What a scan of `subject`'s note gives once `appended` is added to it (call it

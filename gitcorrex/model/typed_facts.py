@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, TypedEvent, typed_events
 from gitcorrex.model.record import EventPayload
@@ -64,9 +65,9 @@ def read_facts(entries: Iterable[LedgerEntry], payload: type[P]) -> list[Fact[P]
 
 def latest(facts: Iterable[Fact[P]]) -> Fact[P] | None:
     """The most recent fact by (at, id); None for none."""
-    return max(facts, key=lambda f: (f.entry.at, f.entry.id), default=None)
+    return max(facts, key=time_order, default=None)
 
 
 def in_time_order(facts: Iterable[Fact[P]]) -> list[Fact[P]]:
     """Oldest first by (at, id): the order the ledger's timeline gives them."""
-    return sorted(facts, key=lambda f: (f.entry.at, f.entry.id))
+    return sorted(facts, key=time_order)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.plan import Plan
 from gitcorrex.model.plan_events import (
     Finding,
@@ -87,7 +88,7 @@ def outside_audit(plan: Plan, authorizations: list[Authorization],
 
 def _covering(plan: Plan, outside: list[Audit]) -> tuple[Audit | None, list[Finding]]:
     needed = obligations(plan)
-    latest = sorted(outside, key=lambda e: (e.at, e.id), reverse=True)
+    latest = sorted(outside, key=time_order, reverse=True)
     for event in latest:
         if set(needed) <= audited(event):
             return event, []

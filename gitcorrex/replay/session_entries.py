@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gitcorrex.model.event_order import session_order
 from gitcorrex.model.note_lines import LedgerEntry, Problem, peek, typed_events
 from gitcorrex.model.session_state import FoldProblem, SessionState
 from gitcorrex.model.verification import ObservedResult, Result, VerificationFields
@@ -19,13 +20,12 @@ from gitcorrex.replay.session import FOLDED_KINDS, FOLDED_TYPES, fold_session
 
 def fold_entries(session: str, entries: Sequence[LedgerEntry],
                  problems: Sequence[Problem] = ()) -> SessionState:
-    """Order the session's entries by seq and fold them (what replay does too).
+    """Order the session's entries in session order and fold them (replay's order too).
 
     A doubtful line in the session's note (`problems`) fails the session closed: it could
     have been a pause.
     """
-    mine = sorted((e for e in entries if e.session == session),
-                  key=lambda e: (e.seq is None, e.seq or 0, e.at, e.id))
+    mine = sorted((e for e in entries if e.session == session), key=session_order)
     read = typed_events((e for e in mine if _folded(e)), FOLDED_TYPES)
     state = fold_session(session, read, revision=len(mine))
     return state.with_problems([FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",

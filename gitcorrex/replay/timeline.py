@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Generic, Protocol, TypeVar
+
+from gitcorrex.model.event_order import session_order, time_order
 
 
 class Replayable(Protocol):
@@ -39,17 +40,10 @@ class Timeline(Generic[E]):
 
 
 def replay(events: Iterable[E], *, session: str | None) -> Timeline[E]:
-    """All events by (at, id), or one session's events by seq (then at, id).
-
-    Explicit sort keys, never note order: notes merged with cat_sort_uniq come back
-    sorted by their bytes, which is not time order.
+    """All events in time order, or one session's events in session order (the orders
+    of model/event_order.py: never note order, which a cat_sort_uniq merge sorts by bytes).
     """
     if session is None:
-        return Timeline(None, sorted(events, key=attrgetter("at", "id")))
+        return Timeline(None, sorted(events, key=time_order))
     mine = [event for event in events if event.session == session]
-    return Timeline(session, sorted(mine, key=_session_order))
-
-
-def _session_order(event: Replayable) -> tuple[bool, int, str, str]:
-    """By seq; an event without one (a foreign writer's) sorts last, by time."""
-    return (event.seq is None, event.seq or 0, event.at, event.id)
+    return Timeline(session, sorted(mine, key=session_order))

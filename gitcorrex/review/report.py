@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from gitcorrex.git import LoggedCommit, Repository, list_commits
 from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.assessment import AssessmentFields
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.note_lines import LedgerEntry, Problem
@@ -76,7 +77,7 @@ def build_report(repo: Repository, *, revisions: list[str]) -> Report:
 
 def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
            outcomes: dict[str, SessionOutcome | None]) -> CommitFacts:
-    newest = sorted(entries, key=lambda entry: (entry.at, entry.id), reverse=True)
+    newest = sorted(entries, key=time_order, reverse=True)
 
     def of(kind: str) -> list[RecordedEvent]:
         return [entry.event() for entry in newest if entry.kind == kind]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from gitcorrex.git import Repository, tree_of
 from gitcorrex.ledger.subjects import read_subjects
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.note_lines import LedgerEntry
 from gitcorrex.model.observed_pass import is_observed_pass
 from gitcorrex.model.verification import VerificationFields
@@ -81,7 +82,7 @@ def required_pass(repo: Repository, *, commit: str, signed: bool) -> RequiredPas
     if not signed:
         return RequiredPass(tree_status(tree, entries))
     mine = sorted((e for e in entries if e.kind == VerificationFields.KIND),
-                  key=lambda entry: (entry.at, entry.id), reverse=True)
+                  key=time_order, reverse=True)
     signers = event_signers(repo, found.tip, tree, [entry.id for entry in mine])
     for entry in mine:
         if signers[entry.id].state == "verified":

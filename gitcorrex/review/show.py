@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from gitcorrex import ledger
 from gitcorrex.git import Repository, resolve_tree
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 
 
@@ -25,5 +26,5 @@ def show_tree(repo: Repository, *, rev: str | None, state_key: str | None) -> Sh
     if tree is None:
         raise ValueError("show_tree needs a revision or the workspace's state key")
     read = ledger.read_subject(repo, tree)
-    newest_first = sorted(read.events, key=lambda event: (event.at, event.id), reverse=True)
+    newest_first = sorted(read.events, key=time_order, reverse=True)
     return ShowResult(tree, rev or "worktree", newest_first, list(read.problems))

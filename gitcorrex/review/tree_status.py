@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import ReadActor, RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, written_typed
 from gitcorrex.model.payload_problem import unfit_text
@@ -23,7 +24,7 @@ def latest_verification(entries: Sequence[LedgerEntry]) -> LedgerEntry | None:
     mine = [entry for entry in entries if entry.kind == VerificationFields.KIND]
     if not mine:
         return None
-    return max(mine, key=lambda entry: (entry.at, entry.id))
+    return max(mine, key=time_order)
 
 
 def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:

@@ -28,6 +28,7 @@ from gitcorrex.gates.outcome import GateOutcome
 from gitcorrex.gates.run_gates import GateRequest, run_gates
 from gitcorrex.git import Repository, StateProbe
 from gitcorrex.model.event_kinds import payload_of
+from gitcorrex.model.event_order import session_order
 from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.note_lines import typed_events
 from gitcorrex.model.profile import Profile
@@ -123,7 +124,7 @@ def _step_baseline(s: Settlement) -> str:
     """The state the active step started on (its `step_started`), where its writes begin."""
     entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
     starts = sorted((e for e in entries if e.session == s.active.session
-                     and e.step == s.active.step.id), key=lambda e: e.seq or 0)
+                     and e.step == s.active.step.id), key=session_order)
     for typed in reversed(typed_events(starts, (StepStartedFields,))):
         if isinstance(typed.payload, StepStartedFields):
             return typed.payload.baseline

@@ -107,14 +107,16 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
 
 
 def baseline_tree(repo: Repository, session: str | None, head_tree: str | None) -> str | None:
-    """Inside a session: the latest passing state; otherwise (or before any pass) HEAD."""
+    """Inside a session: the latest passing state (in session order); otherwise (or before
+    any pass) HEAD."""
     if session is None:
         return head_tree
-    from gitcorrex.model.observed_pass import is_observed_pass  # a session's read only
+    from gitcorrex.model.event_order import session_order  # a session's read only
+    from gitcorrex.model.observed_pass import is_observed_pass
 
     entries = ledger.read_subject(repo, session_object_oid(session)).entries
     passes = [entry for entry in entries if entry.session == session and is_observed_pass(entry)]
     if not passes:
         return head_tree
-    latest = max(passes, key=lambda entry: entry.seq or 0)
+    latest = max(passes, key=session_order)
     return latest.state_key

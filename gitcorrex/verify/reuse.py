@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from gitcorrex import ledger
 from gitcorrex.model.event_kinds import payload_of
+from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import Result, VerificationFields
@@ -47,7 +48,7 @@ def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
         if event.kind == VerificationFields.KIND and event.state_key == state_key
         and _is_pass_of(payload_of(event), wanted)
     ]
-    return max(candidates, key=lambda event: (event.at, event.id), default=None)
+    return max(candidates, key=time_order, default=None)
 
 
 def original_of(event: RecordedEvent) -> str:

@@ -223,6 +223,25 @@ def test_echo_records_only_a_mismatch(make_repo: Callable[..., Path], correx: Co
     assert (fields.brief, fields.restatement) == (blobs["brief"], blobs["brief_echo"])
 
 
+@pytest.mark.parametrize(("threshold", "original", "restated"), [
+    ("0.1", "alpha b c d e", "alpha f g h i j"),  # 1 shared of 10: exactly 0.1
+    ("0.2", "alpha beta gamma", "alpha delta epsilon"),  # 1 of 5: exactly 0.2
+])
+def test_echo_threshold_written_as_a_toml_float_is_met_exactly_at_its_edge(
+        make_repo: Callable[..., Path], correx: Correx, threshold: str, original: str,
+        restated: str) -> None:
+    """TOML reads 0.1 as the nearest binary float, a hair above 1/10: the threshold is the
+    decimal the profile spells, so a coverage of exactly 1/10 keeps the requirement."""
+    root = project(make_repo, profile(f'[stages.e]\nproduces = ["brief_echo"]\n'
+                                      f'brief_echo = true\nbrief_echo_threshold = {threshold}\n'))
+    brief = artifact(root, "brief", {"requirements": [original]})
+    echo = artifact(root, "brief_echo", {"requirements": [restated]})
+    result = correx(root, "gate", "--stage", "e", "--artifact", brief, "--artifact", echo)
+    assert result.code == 0, result
+    assert "1 requirement(s), 0 dropped" in result.stdout
+    assert "brief_echo_mismatch" not in kinds(root)
+
+
 def test_no_gates_configured_records_nothing(make_repo: Callable[..., Path],
                                              correx: Correx) -> None:
     root = project(make_repo, profile("[stages.plain]\nwrites = []\n"))

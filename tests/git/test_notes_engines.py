@@ -167,9 +167,19 @@ def test_a_ref_that_is_no_commit_is_an_error_never_an_empty_ledger(repo: Path) -
         notes.note_blobs_at(discover(repo), REF, [head_tree(repo)])
 
 
-def test_the_engine_is_libgit2_only_once_this_process_opened_it(repo: Path) -> None:
+def test_the_engine_is_libgit2_only_once_this_process_opened_it(
+        repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before libgit2 is opened, git answers (and libgit2 stays closed); once it is open,
+    the notes operations start no git process at all."""
     handle = discover(repo)
     assert notes.write_blob(handle, b"x\n") == blob(repo, b"x\n")
     assert not handle.has_libgit2()  # the write went through git: nothing opened libgit2
     handle.libgit2()
-    assert handle.has_libgit2()
+    tip = both_writers(repo, None, {head_tree(repo): b"a\n"}, {})
+    started: list[object] = []
+    monkeypatch.setattr(notes_plumbing, "run_git", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(note_reads, "run_git", lambda *a, **k: started.append(a))
+    assert notes.ledger_tip(handle, REF) == tip
+    assert notes.read_note(handle, tip, head_tree(repo)) == b"a\n"
+    assert notes.write_blob(handle, b"y\n") and notes.object_types(handle, [tip]) == ["commit"]
+    assert started == []

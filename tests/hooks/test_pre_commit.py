@@ -40,6 +40,15 @@ def test_commit_outside_the_manifest_is_blocked_with_the_fix(hooked: Path) -> No
     assert git(hooked, "log", "--format=%s", "-1").strip() == "initial"
 
 
+def test_commit_of_a_path_differing_from_the_manifest_only_in_case_is_blocked(
+        hooked: Path) -> None:
+    stage_file(hooked, "SRC/app.py", "print(2)\n")
+    result = commit(hooked)
+    assert result.code == 1, result
+    assert "PATH_OUTSIDE_MANIFEST SRC/app.py: added outside the manifest" in result.stderr
+    assert git(hooked, "log", "--format=%s", "-1").strip() == "initial"
+
+
 def test_block_records_exactly_one_assessment_on_the_commit_tree(hooked: Path) -> None:
     stage_file(hooked, "README.md")
     tree = git(hooked, "write-tree").strip()

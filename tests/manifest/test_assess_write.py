@@ -37,6 +37,14 @@ def test_write_outside_the_manifest_is_blocked_with_rule_and_fix(project: Path,
     assert "fix: write only paths the manifest allows" in line
 
 
+def test_a_path_differing_from_the_manifest_only_in_case_is_blocked(project: Path,
+                                                                     correx: Correx) -> None:
+    """git paths are case-sensitive: `SRC/a.py` is not under `/src/**`."""
+    result = correx(project, "assess", "write", "SRC/a.py", "--stage", "implement")
+    assert result.code == 1, result
+    assert result.stdout.startswith("BLOCK PATH_OUTSIDE_MANIFEST SRC/a.py: ")
+
+
 def test_each_path_gets_its_own_verdict_and_any_block_fails(project: Path,
                                                            correx: Correx) -> None:
     outcome = outcome_of(correx, project, "write", "src/a.py", "docs/b.md", "tests/c.py",

@@ -52,8 +52,8 @@ def record(path: Path, drafts: list[EventDraft], seconds: int) -> list[RecordedE
 
 
 def test_replay_orders_by_time_then_id() -> None:
-    events = [event(3, "c"), event(1, "b"), event(1, "a")]
-    assert [e.id[0] for e in replay(events, session=None).events] == ["a", "b", "c"]
+    events = [event(3, "a"), event(1, "c"), event(1, "b")]  # id order is not time order
+    assert [e.id[0] for e in replay(events, session=None).events] == ["b", "c", "a"]
 
 
 def test_replay_of_a_session_orders_by_seq_and_keeps_only_it() -> None:

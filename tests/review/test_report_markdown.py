@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from collections.abc import Callable
@@ -11,70 +10,27 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.git.notes import write_blob
 from gitcorrex.review.markdown_text import html_text, markdown_text
 from tests.conftest import CliResult, git, in_process, write
-from tests.ledger_facts import assessment_draft, raw_draft, record, verification_draft
+from tests.ledger_facts import record, verification_draft
+from tests.review.hostile_history import (
+    BIDI_FILE,
+    HOSTILE_FILE,
+    HOSTILE_SUBJECT,
+    PIPE_FILE,
+    SNAPSHOT,
+    build_history,
+    commit_all,
+    hostile_report,
+)
 
-SNAPSHOTS = Path(__file__).parent / "snapshots"
-HOSTILE_FILE = "docs/<img src=x onerror=alert(1)>.md"
-PIPE_FILE = "a|b*c_[x](http://evil.test)`.md"
-BIDI_FILE = "src/\u202eevil\u2066.txt"
-HOSTILE_SUBJECT = ("fix: </details><script>alert(1)</script> @admin "
-                   "[click](javascript:alert(1)) | \u202egnp.exe")
-HOSTILE_TAIL = ("collected 3 items\n</pre></details><h1>pwned</h1>\n"
-                "\x1b[31mFAILED\x1b[0m tests/test_x.py::test_\u202eevil ```\n\n# not a heading\n")
 ALLOWED_TAGS = {"<details>", "</details>", "<summary>", "</summary>", "<pre>", "</pre>"}
 
 
-def commit_all(repo: Path, message: str) -> str:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD^{tree}").strip()
-
-
-def build_history(repo: Path) -> str:
-    """Three commits: verified and in a session; failing with hostile facts; unverified."""
-    base = git(repo, "rev-parse", "HEAD").strip()
-    handle = in_process(repo)
-    write(repo, "src/app.py", "print('ok')\n")
-    first = commit_all(repo, "add the app")
-    record(repo, verification_draft(handle, first, "pass", session="run-42"), seconds=1)
-    write(repo, HOSTILE_FILE, "x\n")
-    write(repo, PIPE_FILE, "x\n")
-    write(repo, BIDI_FILE, "x\n")
-    second = commit_all(repo, HOSTILE_SUBJECT)
-    plan = write_blob(handle, b'{"plan": "demo"}\n')
-    grounding = raw_draft("plan_grounding_evaluated", (second, plan), {
-        "plan": plan, "plan_id": "plan_*1*", "verdict": "return_to_architect",
-        "findings": [{"check": "path", "step": "s1", "subject": HOSTILE_FILE,
-                      "status": "absent", "route": "return_to_architect", "paths": [],
-                      "candidates": [], "detail": None}],
-        "profile": plan, "index": None, "extractors": {}}, state_key=second)
-    brief = write_blob(handle, b'{"requirements": []}\n')
-    gate = raw_draft("brief_grounding_checked", (second,), {
-        "artifacts": {"brief": brief}, "references_omitted": 0, "missing": 1, "passed": False,
-        "references": [{"path": PIPE_FILE, "artifact": "brief", "where": "requirements[0]",
-                        "status": "absent"}]}, state_key=second, anchors={brief: "blob"})
-    record(repo, verification_draft(handle, second, "fail", tail=HOSTILE_TAIL),
-           assessment_draft(second, [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]), grounding, gate,
-           seconds=2)
-    write(repo, "late.txt", "late\n")
-    commit_all(repo, "unverified tail commit")
-    return base
-
-
-def test_report_markdown_matches_the_snapshot(
-    repo: Path, correx: Callable[..., CliResult]
-) -> None:
-    base = build_history(repo)
-    result = correx(repo, "report", f"{base}..HEAD", "--format", "markdown")
-    assert result.code == 0, result
-    snapshot = SNAPSHOTS / "report_hostile.md"
-    rendered = result.stdout.replace(base, "BASE")
-    if os.environ.get("CORREX_UPDATE_SNAPSHOTS"):
-        snapshot.write_text(rendered, encoding="utf-8")
-    assert rendered == snapshot.read_text(encoding="utf-8")
+def test_report_markdown_matches_the_snapshot(repo: Path) -> None:
+    """Compares only: after an intended change to the report, regenerate the snapshot by
+    hand (`python -m tests.review.snapshots.regenerate`) and review its diff."""
+    assert hostile_report(repo) == SNAPSHOT.read_text(encoding="utf-8")
 
 
 def test_hostile_text_cannot_forge_markup(repo: Path, correx: Callable[..., CliResult]) -> None:

@@ -70,6 +70,29 @@ def test_a_different_value_or_type_is_contradicted(failing, cli, tmp_path, expec
     assert status(cli, root, session)["state"]["revision"] == 6  # nothing written
 
 
+@pytest.fixture
+def passing(locked: tuple[Path, str], cli) -> tuple[Path, str, str]:
+    """No step started yet; the session observed the current state key passing (exit 0)."""
+    root, session = locked
+    observed = cli(root, "verify", "--expect", "test", "--session", session, "-q")
+    assert observed.code == 0, observed
+    return root, session, state_key(root)
+
+
+def test_a_claim_file_expecting_minus_zero_is_not_the_exit_code_0_observed(
+        passing, correx, tmp_path) -> None:
+    """`-0` in the claim file is the float -0.0 (load_exact_json), which Object.is tells from
+    the integer 0 the provider observed: contradicted, and nothing is written."""
+    root, session, key = passing
+    text = json.dumps(claim(key)).replace('"expected": 1', '"expected": -0')
+    assert '"expected": -0' in text
+    result = correx(root, "pause", "--claim", claim_file(tmp_path, raw=text), "--json")
+    assert result.code == 1, result
+    document = json.loads(result.stdout)
+    assert (document["outcome"], document["observation"]["value"]) == ("contradicted", 0)
+    assert status(correx, root, session)["state"]["pause"] is None
+
+
 def test_result_and_stop_reason_facts_are_observed(failing, cli, tmp_path) -> None:
     root, _, key = failing
     assert pause_on(cli, root, tmp_path, claim(key, "result", "pass"))[1]["outcome"] == \

@@ -134,6 +134,32 @@ def test_step_settles_only_when_its_checks_gates_and_writes_all_hold(
     assert finished.code == 0 and "session completed" in finished.stdout, finished
 
 
+def test_a_check_naming_an_expectation_runs_that_expectation_s_commands(
+        make_repo, plans, correx) -> None:
+    """`checks = ["test", "strict", "nothing"]`: `strict` is an expectation running lint, so
+    lint settles the step too; `nothing` is an expectation without commands, adding none."""
+    profile = PROFILE.replace('test = ["test"]\n', 'test = ["test"]\nstrict = ["lint"]\n'
+                                                  'nothing = []\n')
+    root = make_repo("checked", files={".correx.toml": profile, "check.py": CHECK,
+                                       "lint.py": LINT, "static.py": STATIC,
+                                       "src/__init__.py": ""})
+    step = {**two_step("S1", ["src/a.py"], []), "checks": ["test", "strict", "nothing"]}
+    locked = lock_ready(correx, root, plans("checked", [step], "checked"))
+    assert locked.code == 0, locked
+    session = locked.stdout.strip()
+    assert correx(root, "step", "start", "S1").code == 0
+    write(root, "src/a.py", "A = 1  # LINT\n")
+    assert correx(root, "verify").code == 1
+    failed = failed_event(correx, root, session)
+    assert failed["part"] == "check:lint"
+    write(root, "src/a.py", "A = 1\n")
+    passed = correx(root, "verify", "--json")
+    assert passed.code == 0, passed
+    observation = json.loads(passed.stdout)["event"]
+    assert [c["name"] for c in observation["commands"]] == ["test", "lint"]
+    assert steps_of(status(correx, root, session))["S1"] == ("verified", 2)
+
+
 def test_a_clean_gate_result_for_the_state_key_is_reused(gated: Path, plans, correx,
                                                          tmp_path: Path) -> None:
     runs = tmp_path / "static-runs.txt"

@@ -104,6 +104,20 @@ def test_a_damaged_cache_record_is_ignored(locked) -> None:
     assert light(root, session) == expected
 
 
+def test_a_well_formed_fold_kept_for_other_note_content_is_never_used(locked) -> None:
+    """A stored fold counts only for the note blobs it was folded from: a state that reads
+    well but was kept for another note (say, before the last append) is folded anew."""
+    root, session = locked
+    expected = light(root, session)
+    record = root / ".git" / "correx" / "folds" / f"{session_object_oid(session)}.json"
+    stored = json.loads(record.read_text())
+    stored["value"]["status"] = "completed"
+    stored["key"][-1] = ["0" * 40]  # the blob ids of some other note
+    record.write_text(json.dumps(stored))
+    assert light(root, session) == expected
+    assert expected["state"]["status"] != "completed"
+
+
 def test_an_unknown_session_is_named(locked) -> None:
     root, _ = locked
     result = run_correx(root, "session", "status", "nobody", "--json")

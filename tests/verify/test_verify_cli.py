@@ -25,6 +25,7 @@ from tests.verify.conftest import (
     has_ledger,
     notes_on,
     only_event,
+    py,
     runs_counted,
     write_profile,
 )
@@ -80,6 +81,20 @@ def test_output_evidence_is_what_the_command_printed(project: Path, correx: Corr
     assert (build.output.tail, build.output.truncated) == (BUILD_OUT, False)
     assert build.output.blob is not None
     assert git(project, "cat-file", "-p", build.output.blob) == BUILD_OUT
+
+
+def test_a_long_output_is_recorded_with_its_tail(project: Path, correx: Correx) -> None:
+    """2,000 characters: the recorded `tail` keeps the last 1,024 (where the error is) and
+    the blob keeps everything."""
+    long = py("print('progress ' * 240); print('FAILED: the last line')")
+    write_profile(project, {"long": long}, {"long": ["long"]}, default="long")
+    [command] = verified(correx, project).commands
+    assert command.output is not None and command.output.size > 2000
+    tail = command.output.tail
+    assert len(tail) == 1024 and tail.startswith("…")
+    assert tail.endswith("FAILED: the last line\n")
+    assert command.output.blob is not None
+    assert git(project, "cat-file", "-p", command.output.blob).startswith("progress ")
 
 
 def test_stderr_is_merged_into_the_captured_output(project: Path, correx: Correx) -> None:

@@ -207,6 +207,27 @@ def test_session_baseline_skips_failed_verifications(project: Path, correx: Corr
     assert changed == ["b.txt", "c.txt"]
 
 
+def test_session_changed_paths_count_from_the_latest_pass_in_session_order(
+        project: Path, correx: Correx) -> None:
+    """A pass another writer appended to the session's note without a seq sorts after the
+    session's own events (model/event_order.py), so it is the baseline `changed_paths`
+    is measured from, as `session status` shows it; even though its time is older."""
+    from gitcorrex.model.events import session_object_oid
+    from tests.conftest import in_process
+    from tests.ledger_facts import note_line, verification_draft
+
+    write(project, "a.txt", "a\n")
+    verify(correx, project, "--session", "s")
+    write(project, "b.txt", "b\n")
+    key = reference_key(project)
+    fields = verification_draft(in_process(project), key, "pass").payload
+    note_line(project, session_object_oid("s"), "workspace_verification_observed",
+              fields.line_fields(), state_key=key, session="s")
+    write(project, "c.txt", "c\n")
+    changed = fields_of(verify(correx, project, "--session", "s")).changed_paths
+    assert changed == ["c.txt"]
+
+
 def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
         repo: Path, outside: Path, correx: Correx) -> None:
     """A pass a newer git correx recorded (keys this version does not know, nested too) is
@@ -228,3 +249,25 @@ def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
     reused = next(event for event in notes_on(repo, key) if event.id != newer)
     assert fields_of(reused).reused_from == newer
     assert "cpu_ms" not in json.dumps(reused.model_extra)
+
+
+def test_verify_reuse_ignores_a_pass_recorded_for_another_state_key(
+        repo: Path, outside: Path, correx: Correx) -> None:
+    """A line in this tree's note whose envelope names another state key (written by a
+    foreign writer, or copied from another note) is a pass of that state, not of this one:
+    `--reuse` runs the commands instead of citing it."""
+    from tests.ledger_facts import note_line
+
+    counted_project(repo, outside / "runs")
+    original = verify(correx, repo)
+    git(repo, "update-ref", "-d", "refs/notes/correx")
+    key = reference_key(repo)
+    other = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    assert other != key  # the profile is ignored, so the work tree differs from HEAD only
+    foreign = note_line(repo, key, original.kind, dict(original.model_extra or {}),
+                        state_key=other)
+    result = correx(repo, "verify", "--reuse", "--json")
+    assert result.code == 0, result
+    assert runs_counted(outside / "runs") == 2
+    again = RecordedEvent.model_validate(json.loads(result.stdout)["event"])
+    assert again.id != foreign and fields_of(again).reused_from is None
