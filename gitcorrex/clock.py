@@ -9,9 +9,14 @@ reads the wall clock. Durations use `time.monotonic`, which is not a time of day
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
 
 
 def now_utc() -> datetime:
-    """The current time, timezone-aware, in UTC."""
+    """The current time, timezone-aware, in UTC (`datetime`, ~2 ms to import, loads only
+    when a time is asked for: an agent's allowed call records nothing and asks none)."""
+    from datetime import datetime, timezone
+
     return datetime.now(timezone.utc)

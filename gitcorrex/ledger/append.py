@@ -72,12 +72,12 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
     identity = ledger_identity(repo)
     pack_every = git.pack_interval(repo)  # a bad value stops us before writing
     for attempt in range(max_attempts):
-        view = _view(repo, git.ledger_tip(repo, ref))
-        batch = drafts(view) if callable(drafts) else drafts
+        tip = git.ledger_tip(repo, ref)
+        view, batch = _drafts_at(repo, tip, drafts)
         if not batch:
             return []
         lines, appends, anchors = _plan(repo, view, batch, stamp)
-        new_tip = git.commit_notes(repo, ref, expected_tip=view.tip, appends=appends,
+        new_tip = git.commit_notes(repo, ref, expected_tip=tip, appends=appends,
                                      anchors=anchors, identity=identity,
                                      message=f"git correx: record {len(lines)} event(s)")
         if new_tip is not None:
@@ -88,16 +88,25 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
     raise contention_error(repo, ref, max_attempts)
 
 
-def _view(repo: Repository, tip: str | None) -> LedgerView:
+def _drafts_at(repo: Repository, tip: str | None,
+               drafts: Drafts) -> tuple[LedgerView | None, Sequence[Draft]]:
+    """The drafts against the ledger at `tip`, and the view they were asked on: drafts that
+    read the ledger (a callable, a session's seq) get one; plain drafts about trees and
+    blobs alone (a `verify` outside a session) none, so nothing is read for them."""
     from gitcorrex.ledger.view import LedgerView  # reads nothing until asked
 
-    return LedgerView(repo, tip)
+    if callable(drafts):
+        view = LedgerView(repo, tip)
+        return view, drafts(view)
+    if all(draft.session is None for draft in drafts):
+        return None, drafts
+    return LedgerView(repo, tip), drafts
 
 
 _Plan = tuple[list[str], dict[str, bytes], dict[str, str]]
 
 
-def _plan(repo: Repository, view: LedgerView, batch: Sequence[Draft],
+def _plan(repo: Repository, view: LedgerView | None, batch: Sequence[Draft],
           stamp: Mapping[str, Any]) -> _Plan:
     """Lines per subject, anchors and the lines, with session seqs taken from `view`."""
     next_seq: dict[str, int] = {}
@@ -107,7 +116,7 @@ def _plan(repo: Repository, view: LedgerView, batch: Sequence[Draft],
     for draft in batch:
         subjects = _subjects(repo, draft, anchors)
         seq = None
-        if draft.session is not None:
+        if draft.session is not None and view is not None:  # a session's drafts have a view
             seq = next_seq.get(draft.session) or view.last_seq(draft.session) + 1
             next_seq[draft.session] = seq + 1
         envelope = {"v": SCHEMA_VERSION, "kind": draft.kind, "subjects": subjects,
@@ -170,11 +179,11 @@ def _stored_session_object(repo: Repository, session: str) -> str:
     return "blob"
 
 
-def _store_folds(repo: Repository, view: LedgerView, tip: str,
+def _store_folds(repo: Repository, view: LedgerView | None, tip: str,
                  appends: Mapping[str, bytes], batch: Sequence[Draft]) -> None:
     """Keep the fold of every session note this append extended, for the next reader."""
     sessions = {draft.session for draft in batch if draft.session is not None}
-    if sessions:
+    if sessions and view is not None:
         from gitcorrex.ledger.session_folds import store_session_folds
 
         store_session_folds(repo, view.scanned_after, tip, appends, sessions)
