@@ -1,9 +1,12 @@
 """The files a reader walks through to follow the commands that matter most, and how often
 they climb back up (`walk_files.py`), for two checkouts side by side.
 
-Builds one scratch project (a profile, a stage, a three-step plan locked as a session with
+Builds one scratch project (a profile, a stage, a two-step plan locked as a session with
 its first step started) with the current package, then runs each command of the table under
-`walk_files.py` with PYTHONPATH naming each checkout in turn:
+`walk_files.py` with PYTHONPATH naming each checkout in turn. Each command is also walked in
+the other forms that may take another path (a verify's first run, `log --verify-signatures`,
+the status of a session the ledger does not hold); "every path" counts the distinct files
+of all of them: what a reader must learn to know the command.
 
     python benchmarks/bench_walks.py --before /path/to/old/checkout [--after .] [--workdir DIR]
 
@@ -87,19 +90,24 @@ def hook_payload(root: Path) -> bytes:
                                       "content": "A = 1\n"}}).encode()
 
 
-def walk(checkout: Path, root: Path, args: list[str], stdin: bytes = b"") -> str:
+Walk = tuple[str, set[str]]
+
+
+def walk(checkout: Path, root: Path, args: list[str], stdin: bytes = b"") -> Walk:
+    """(`files / climbs`, the files) of `git correx ARGS` run from `checkout`."""
     env = {**os.environ, **WHO, "PYTHONPATH": str(checkout)}
-    done = subprocess.run([sys.executable, str(HERE / "walk_files.py"), "--", *args], cwd=root,
-                          env=env, input=stdin, capture_output=True, check=False)
-    last = done.stdout.decode().strip().splitlines()[-1:]
-    _, files, _, climbs = (last[0].split() if last else ["files", "?", "climbs", "?"])
-    return f"{files} / {climbs}"
+    done = subprocess.run([sys.executable, str(HERE / "walk_files.py"), "--tree", "--", *args],
+                          cwd=root, env=env, input=stdin, capture_output=True, check=False)
+    lines = done.stdout.decode().strip().splitlines()
+    files = {line.strip() for line in lines if line.strip().endswith(".py")}
+    last = lines[-1].split() if lines and lines[-1].startswith("files ") else ["", "?", "", "?"]
+    return f"{last[1]} / {last[3]}", files
 
 
-def rows(checkout: Path, work: Path) -> dict[str, str]:
-    """command → `files / climbs` for `checkout`, each on a fresh copy of the project."""
+def rows(checkout: Path, work: Path) -> dict[str, Walk]:
+    """command → its walk from `checkout`, each on a fresh copy of the project."""
     base = project(work / "base")
-    found: dict[str, str] = {}
+    found: dict[str, Walk] = {}
     fresh = work / f"fresh-{checkout.name}"
     shutil.rmtree(fresh, ignore_errors=True)
     shutil.copytree(base, fresh, symlinks=True)
@@ -109,6 +117,7 @@ def rows(checkout: Path, work: Path) -> dict[str, str]:
     found["verify (later runs)"] = walk(checkout, fresh, ["verify", "-q"])
     found["state"] = walk(checkout, fresh, ["state"])
     found["log"] = walk(checkout, fresh, ["log"])
+    found["log --verify-signatures"] = walk(checkout, fresh, ["log", "--verify-signatures"])
     git(fresh, "config", "correx.stage", "implement")
     (fresh / "src" / "a.py").write_text("A = 1\n")
     git(fresh, "add", "src/a.py")
@@ -116,6 +125,8 @@ def rows(checkout: Path, work: Path) -> dict[str, str]:
     found["agent call: PreToolUse Write (a stage)"] = walk(
         checkout, fresh, ["assess", "--hook", "claude-code"], hook_payload(fresh))
     found["session status (a session)"] = walk(checkout, base, ["session", "status"])
+    found["session status (no such session)"] = walk(checkout, base,
+                                                    ["session", "status", "nosuch"])
     found["agent call: PreToolUse Write (a session)"] = walk(
         checkout, base, ["assess", "--hook", "claude-code"], hook_payload(base))
     return found
@@ -132,7 +143,14 @@ def main() -> int:
     print("| command | before: files / climbs | after: files / climbs |")
     print("|---|---:|---:|")
     for name in after:
-        print(f"| {name} | {before.get(name, '?')} | {after[name]} |")
+        print(f"| {name} | {before[name][0]} | {after[name][0]} |")
+    print("\n| command, every path | before: distinct files | after: distinct files |")
+    print("|---|---:|---:|")
+    for command in ("verify", "log", "session status"):
+        union = [len(set().union(*(files for name, (_, files) in walks.items()
+                                   if name.startswith(command))))
+                 for walks in (before, after)]
+        print(f"| {command} | {union[0]} | {union[1]} |")
     return 0
 
 

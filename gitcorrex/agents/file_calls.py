@@ -1,6 +1,6 @@
 """An agent's file tool call (write or read of named paths), judged by `assess`'s rules.
 
-The fast path proves most allows without loading the ledger; everything else goes to
+A short path proves most allows without loading the ledger; everything else goes to
 manifest/assess.py (through session/assess_entry.py), which decides, records BLOCKs as
 `tool_call_assessed` (with the agent call attached) and reports precondition signals.
 """
@@ -36,10 +36,11 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     if request.action is None:
         raise ValueError(f"{request.tool}: not a file call (judge_file_call takes writes and "
                          "reads only)")
-    session = correx_session(repo, options)
-    assessed = AssessRequest(request.action, request.paths, base, options.stage, session,
+    state = correx_session(repo, options)
+    assessed = AssessRequest(request.action, request.paths, base, options.stage,
+                             state.session if state is not None else None,
                              options.record_all, agent=agent_call(request))
-    outcome = assess_in_session(repo, assessed, clock=clock,
+    outcome = assess_in_session(repo, assessed, clock=clock, state=state,
                                 provenance=lambda: current_provenance(repo))
     if outcome.conclusion is not Conclusion.OK:  # what `assess` exits 1 on
         return Verdict(True, block_reason(request, outcome))

@@ -13,6 +13,7 @@ from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
     from gitcorrex.model.assessment import AgentCall
+    from gitcorrex.model.session_state import SessionState
 
 MAX_CONVERSATION = 200
 
@@ -39,11 +40,12 @@ def agent_call(request: HookRequest) -> AgentCall:
                      conversation=conversation)
 
 
-def correx_session(repo: Repository, options: HookOptions) -> str | None:
-    """The session an agent call belongs to: `--session`/CORREX_SESSION, else
-    `git config correx.session`; never the agent's own id. One the ledger does not hold
-    fails closed (exit 2), so no event can conjure a session into existence. The ledger is
-    read (and pydantic and pygit2 imported) only when a session is selected."""
+def correx_session(repo: Repository, options: HookOptions) -> SessionState | None:
+    """The state of the session an agent call belongs to: `--session`/CORREX_SESSION, else
+    `git config correx.session`; never the agent's own id; None when none is selected. One
+    the ledger does not hold fails closed (exit 2), so no event can conjure a session into
+    existence. Asked once per call (`session/state.py`): the call's every judgement —
+    manifest, baseline — is made on this one state."""
     from gitcorrex.git import config_value
     from gitcorrex.hooks import SESSION_CONFIG
 
@@ -55,9 +57,10 @@ def correx_session(repo: Repository, options: HookOptions) -> str | None:
     from gitcorrex.session.state import session_state
 
     chosen = selected_session(repo, chosen)  # checks the id's form
-    if chosen is not None and not session_state(repo, chosen).exists:
+    state = session_state(repo, chosen) if chosen is not None else None
+    if state is not None and not state.exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint="start it with `git correx plan lock`, fetch the ledger, or "
                                f"`git config --unset {SESSION_CONFIG}`")
-    return chosen
+    return state

@@ -77,12 +77,10 @@ def _profile_at_head(repo: Repository) -> tuple[str, Profile] | None:
 
 
 def _baseline(repo: Repository, options: HookOptions) -> str | None:
-    session = correx_session(repo, options)
-    if session is None:
+    state = correx_session(repo, options)
+    if state is None:
         return None
-    from gitcorrex.session.state import session_state
-
-    baseline = session_state(repo, session).baseline
+    baseline = state.baseline
     return baseline.state_key if baseline is not None else None
 
 

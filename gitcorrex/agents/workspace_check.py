@@ -65,17 +65,17 @@ def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
     from gitcorrex.git import config_value, lookup_objects
     from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
-    session = correx_session(repo, options)
+    state = correx_session(repo, options)
+    session = state.session if state is not None else None
     stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
     head_tree = head.oid if head is not None else None
-    if session is not None:
-        from gitcorrex.session.manifest import active_step_manifest
-        from gitcorrex.session.state import session_state
+    if state is not None:
+        from gitcorrex.session.manifest import step_manifest
 
-        manifest = active_step_manifest(repo, session)
-        baseline = session_state(repo, session).baseline
+        manifest = step_manifest(state)
         if manifest is not None:
+            baseline = state.baseline
             return _Scope(manifest, baseline.state_key if baseline else head_tree, session,
                           stage)
     if stage is None:

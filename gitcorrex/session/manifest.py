@@ -16,6 +16,10 @@ from gitcorrex.git import Repository
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.selection import SESSION_CONFIG, selected_session
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.model.session_state import SessionState
+
 NOTHING = "!/**"
 
 
@@ -38,10 +42,16 @@ def active_step_manifest(repo: Repository, session: str | None, *,
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint=f"fetch the ledger, or `git config --unset {SESSION_CONFIG}`")
+    return step_manifest(state)
+
+
+def step_manifest(state: SessionState) -> Manifest | None:
+    """The declared writes of `state`'s active step (a state already read: an agent call
+    reads its session once); None when no step is active."""
     step, writes = state.active_step, state.active_writes
     if step is None:
         return None
-    source = f"step {step!r} of session {chosen!r}"
+    source = f"step {step!r} of session {state.session!r}"
     if not writes:  # an empty manifest would mean unrestricted
         return Manifest((NOTHING,), f"{source} (declares no writes)")
     return Manifest(tuple(writes), source)
