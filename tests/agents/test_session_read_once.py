@@ -30,7 +30,7 @@ def payload(root: Path, event: str, tool: str | None, **tool_input: object) -> b
     ("PreToolUse", "Write", {"file_path": "docs/out.md", "content": "no\n"}),
     ("PostToolUse", "Bash", {"command": "true"}),
 ])
-def test_a_call_in_a_session_reads_its_state_once(locked: tuple[Path, str], event: str,
+def test_a_call_in_a_session_reads_its_state_once(locked: tuple[Path, str], event: str,  # noqa: F811
                                                   tool: str, tool_input: dict[str, object],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     root, session = locked
