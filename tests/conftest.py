@@ -6,6 +6,7 @@ Nothing here mocks git: every fixture runs the real binary or libgit2 on real fi
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -177,3 +178,19 @@ def in_process(start: Path) -> Repository:
     repo = discover(start)
     repo.libgit2()
     return repo
+
+
+@contextmanager
+def nothing_stored(repo: Repository) -> Iterator[None]:
+    """Inside the block, nothing derived from the ledger is kept (`<common dir>/correx/
+    folds` set aside): every reader folds the notes anew. Put back afterwards."""
+    stored = repo.common_dir / "correx" / "folds"
+    kept = stored.with_name("folds-kept")
+    if stored.exists():
+        stored.rename(kept)
+    try:
+        yield
+    finally:
+        shutil.rmtree(stored, ignore_errors=True)
+        if kept.exists():
+            kept.rename(stored)

@@ -13,7 +13,7 @@ against it by tests/git/test_face.py.
 
 from __future__ import annotations
 
-import importlib
+from gitcorrex.faces import face_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -215,13 +215,9 @@ FACE = {
     "resolve_tree": "trees",
 }
 __all__ = sorted(FACE)
+_MODULES = {name: f"gitcorrex.git.{module}" for name, module in FACE.items()}
 
 
 def __getattr__(name: str) -> object:
     """A face name, imported from its module on first use (and kept)."""
-    where = FACE.get(name)
-    if where is None:
-        raise AttributeError(f"module 'gitcorrex.git' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"gitcorrex.git.{where}"), name)
-    globals()[name] = value
-    return value
+    return face_name(__name__, _MODULES, globals(), name)

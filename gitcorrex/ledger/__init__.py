@@ -13,16 +13,16 @@ choice, never the caller's.
 
 from __future__ import annotations
 
-import importlib
+from gitcorrex.faces import face_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitcorrex.ledger.append import Draft as Draft
     from gitcorrex.ledger.append import append_lines as append_lines
+    from gitcorrex.ledger.blob_reads import NoteBlobs as NoteBlobs
+    from gitcorrex.ledger.blob_reads import note_blobs as note_blobs
     from gitcorrex.ledger.drafts import EventDraft as EventDraft
     from gitcorrex.ledger.drafts import append_events as append_events
-    from gitcorrex.ledger.note_blobs import NoteBlobs as NoteBlobs
-    from gitcorrex.ledger.note_blobs import note_blobs as note_blobs
     from gitcorrex.ledger.read import LedgerRead as LedgerRead
     from gitcorrex.ledger.read import ledger_tip as ledger_tip
     from gitcorrex.ledger.read import read_all as read_all
@@ -37,8 +37,8 @@ FACE = {
     "append_lines": "gitcorrex.ledger.append",
     "EventDraft": "gitcorrex.ledger.drafts",
     "append_events": "gitcorrex.ledger.drafts",
-    "NoteBlobs": "gitcorrex.ledger.note_blobs",
-    "note_blobs": "gitcorrex.ledger.note_blobs",
+    "NoteBlobs": "gitcorrex.ledger.blob_reads",
+    "note_blobs": "gitcorrex.ledger.blob_reads",
     "LedgerRead": "gitcorrex.ledger.read",
     "ledger_tip": "gitcorrex.ledger.read",
     "read_all": "gitcorrex.ledger.read",
@@ -54,9 +54,4 @@ __all__ = sorted(FACE)
 def __getattr__(name: str) -> object:
     """The face's names, imported on first use (tests/ledger holds FACE and the typed
     imports above to one list)."""
-    where = FACE.get(name)
-    if where is None:
-        raise AttributeError(f"module 'gitcorrex.ledger' has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+    return face_name(__name__, FACE, globals(), name)

@@ -5,7 +5,6 @@ refreshed by every new verification, and no click, pydantic or pygit2 once store
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 
 from gitcorrex.cli.log_render import log_output
 from gitcorrex.review.log import log_commits
-from tests.conftest import REPO_ROOT, git, in_process, run_correx, write
+from tests.conftest import REPO_ROOT, git, in_process, nothing_stored, run_correx, write
 from tests.ledger_facts import verify_tree
 from tests.review.test_log import commit_file
 
@@ -33,16 +32,8 @@ print(code, heavy, file=sys.stderr)
 def full_output(repo: Path, *, as_json: bool) -> tuple[str, str]:
     """What `log` says when nothing is stored: every note folded anew, read in-process."""
     handle = in_process(repo)
-    stored = handle.common_dir / "correx" / "folds"
-    kept = stored.with_name("folds-kept")
-    if stored.exists():
-        stored.rename(kept)
-    try:
+    with nothing_stored(handle):
         result = log_commits(handle, revisions=[], limit=None, verify_signatures=False)
-    finally:
-        shutil.rmtree(stored, ignore_errors=True)
-        if kept.exists():
-            kept.rename(stored)
     return log_output(result, as_json=as_json)
 
 

@@ -19,7 +19,7 @@ from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.replay.session import FOLDED_KINDS
 from gitcorrex.session.status import session_status
-from tests.conftest import in_process, run_correx, write
+from tests.conftest import in_process, nothing_stored, run_correx, write
 from tests.session.conftest import append
 
 LIGHT_IMPORTS = """
@@ -54,16 +54,8 @@ def full_document(root: Path, session: str) -> dict:
     """The status with nothing stored: the note read in-process and folded anew (and the
     state equal to what `replay --session` folds from the whole ledger)."""
     repo = in_process(root)
-    stored = repo.common_dir / "correx" / "folds"
-    kept = stored.with_name("folds-kept")
-    if stored.exists():
-        stored.rename(kept)
-    try:
+    with nothing_stored(repo):
         document = session_status(repo, session).as_json()
-    finally:
-        shutil.rmtree(stored, ignore_errors=True)
-        if kept.exists():
-            kept.rename(stored)
     replayed = run_correx(root, "replay", "--session", session, "--json")
     assert json.loads(replayed.stdout)["state"] == document["state"], replayed
     return document
