@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.process import REAL_OBJECTS, decode_path, run_git
 from gitcorrex.git.repository import Repository
-
-REAL_OBJECTS = {"GIT_NO_REPLACE_OBJECTS": "1"}
 
 
 @dataclass(frozen=True)
