@@ -23,7 +23,7 @@ PROFILE_MAX_BYTES = 256 * 1024  # profiles hold names and short command lines: a
 MAX_DEPTH = 32  # tables and lists within tables; a profile needs 4 (stages.<name>.writes)
 _SHOWN_KEYS = 6
 _PARSER_FILES = ("tomllib/_parser.py", "tomli/_parser.py")
-_DEPTH_HINT = "a profile needs a few levels of tables and lists; flatten this value"
+DEPTH_HINT = "profiles and plans nest tables and lists a few levels deep; flatten this value"
 
 
 def check_profile_size(raw: bytes, source: str) -> None:
@@ -84,7 +84,7 @@ def _too_deep(source: str, path: tuple[str | int, ...], line: str | None) -> Con
     shown = format_path(tuple(keys)) + ("…" if len(keys) == _SHOWN_KEYS else "")
     where = f"{shown} ({line})" if line else shown
     return ConfigError(f"{source}: {where}: nested more than {MAX_DEPTH} levels deep",
-                       hint=_DEPTH_HINT)
+                       hint=DEPTH_HINT)
 
 
 def _where_the_reader_stopped(
