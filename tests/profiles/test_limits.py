@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from gitcorrex.errors import ConfigError
@@ -34,6 +36,13 @@ def test_deep_tables_name_the_first_keys_of_the_path() -> None:
         f".correx.toml: a.a.a.a.a.a…: nested more than {MAX_DEPTH} levels deep"
 
 
+def stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
 def recurse_then(depth: int, parse: bytes) -> ConfigError:
     """parse_toml called with most of the stack already used, as a deep caller would."""
     if depth:
@@ -48,7 +57,8 @@ def test_the_reader_s_own_recursion_error_names_the_key_and_line() -> None:
     shallow = recurse_then(0, raw)  # the reader copes; the depth limit refuses it
     assert shallow.message == f"deep.toml: commands.test.x.y: nested more than {MAX_DEPTH} " \
                               "levels deep"
-    deep = recurse_then(800, raw)  # the reader runs out of stack first
+    deep = recurse_then(sys.getrecursionlimit() - stack_depth() - 100, raw)  # the reader
+    # runs out of stack first (it needs two frames a level), as below a deep caller
     assert deep.message.startswith("deep.toml: commands.test.x.y (line 3, column ")
     assert deep.message.endswith(f"): nested more than {MAX_DEPTH} levels deep")
 
