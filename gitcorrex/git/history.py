@@ -1,9 +1,9 @@
 """Commit history as plain values: resolving a range's ends, walking it, finding merge bases.
 
-Used by the CI range gate, which must judge the real objects: replace refs are switched off
-(`GIT_NO_REPLACE_OBJECTS`), and a shallow history that cuts the range is reported instead
-of silently walked as if its boundary commits were roots. "Not found" is None or an empty
-result; a git failure raises.
+Used by the CI range gate, which must judge the real objects: replace refs and grafts are
+switched off (process.REAL_OBJECTS), and a shallow history that cuts the range is reported
+instead of silently walked as if its boundary commits were roots. "Not found" is None or an
+empty result; a git failure raises.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from pathlib import Path
 from gitcorrex.errors import GitCommandError
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
-
-REAL_OBJECTS = {"GIT_NO_REPLACE_OBJECTS": "1"}
 
 
 @dataclass(frozen=True)
@@ -44,8 +42,9 @@ def history_cwd(repo: Repository) -> Path:
 def run_history_git(
     repo: Repository, args: list[str], *, check: bool = True, stdin: bytes | None = None
 ) -> bytes:
-    """Run git on the real objects (no replace refs) from this worktree; stdout bytes."""
-    result = run_git(args, cwd=history_cwd(repo), env=REAL_OBJECTS, check=check, stdin=stdin)
+    """Run git from this worktree, on the real objects (no replace refs, no grafts: as every
+    git run_git starts); stdout bytes."""
+    result = run_git(args, cwd=history_cwd(repo), check=check, stdin=stdin)
     return result.stdout if result.returncode == 0 else b""
 
 

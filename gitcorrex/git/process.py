@@ -3,6 +3,13 @@
 Used only where libgit2 differs from git (state keys, worktrees); everything else goes
 through pygit2 in-process. The caller's environment is inherited on purpose: inside a hook
 git hands us GIT_INDEX_FILE and GIT_DIR, and those must be honoured, never cleared.
+
+Every git we start sees the real objects (REAL_OBJECTS): `refs/replace/*` and grafts let
+whoever can write the repository make git show one commit, tree or blob in place of another,
+or a commit with other parents, and nothing git correx concludes (a signature, a ledger
+line, a range's commits) may rest on that. libgit2 ignores replace refs; the walks that
+judge trust read parents from the commit objects (notes_history.py), so grafts and
+`.git/shallow` reach neither engine's judgement.
 """
 
 from __future__ import annotations
@@ -14,6 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, UnavailableError
+
+# no replace refs; a graft file that cannot exist (ENOTDIR: git neither reads nor warns)
+REAL_OBJECTS = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_GRAFT_FILE": "/dev/null/no-grafts"}
 
 
 class GitResult:
@@ -82,12 +92,14 @@ def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
 
 def git_environment(env: Mapping[str, str] | None = None,
                     unset: Sequence[str] = ()) -> dict[str, str]:
-    """Ours plus `env`, minus `unset`, with git's messages in the C locale (we parse them)."""
+    """Ours plus `env`, minus `unset`, with git's messages in the C locale (we parse them),
+    on the real objects (REAL_OBJECTS, which no caller overrides)."""
     full_env = dict(os.environ)
     full_env.update(env or {})
     for name in unset:
         full_env.pop(name, None)
     full_env.setdefault("LC_ALL", "C")
+    full_env.update(REAL_OBJECTS)
     return full_env
 
 

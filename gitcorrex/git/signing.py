@@ -54,17 +54,21 @@ def _config_flag(repo: Repository, key: str) -> bool:
 
 
 def sign_commit(repo: Repository, commit: str) -> str:
-    """The same tree, parents, message and committer as `commit`, signed; a new commit id."""
+    """The same tree, parents (as the object records them), message and committer as
+    `commit`, signed; a new commit id."""
     import pygit2
 
-    obj = repo.shared_libgit2().get(commit)
-    if not isinstance(obj, pygit2.Commit):
+    from gitcorrex.git.notes_history import recorded_commit
+
+    handle = repo.shared_libgit2()
+    obj, recorded = handle.get(commit), recorded_commit(handle, commit)
+    if not isinstance(obj, pygit2.Commit) or recorded is None:
         raise UnavailableError(f"cannot read the ledger commit {commit} just written",
                                hint="run `git fsck` to see what the repository lacks")
     return create_signed_commit(
         repo,
         tree=str(obj.tree_id),
-        parents=[str(parent) for parent in obj.parent_ids],
+        parents=recorded.parents,  # as written: a graft on it would change parent_ids
         message=obj.message,
         identity=LedgerIdentity(author=Identity(obj.author.name, obj.author.email),
                                 committer=Identity(obj.committer.name, obj.committer.email)),

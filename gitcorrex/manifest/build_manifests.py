@@ -14,7 +14,8 @@ these keys (each a literal relative path; globs, absolute paths and `..` never c
   (`$`, `%`, wildcards); order-only prerequisites (after `|`), recipe lines, assignments,
   pattern rules and `.PHONY`-style special targets are skipped.
 
-A manifest that does not parse names nothing (the build's own error will say why).
+A manifest that does not parse names nothing (the build's own error will say why), nor does
+one nested too deep for the reader to follow (RecursionError).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def pyproject_paths(raw: bytes) -> list[object]:
 def package_json_paths(raw: bytes) -> list[object]:
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return []
     if not isinstance(data, dict):
         return []
@@ -110,7 +111,7 @@ def makefile_paths(raw: bytes) -> list[object]:
 def _toml(raw: bytes) -> dict[str, Any]:
     try:
         return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return {}
 
 

@@ -19,6 +19,7 @@ from gitcorrex.manifest.pattern_rules import pattern_findings
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.profile_values import show
 from gitcorrex.model.record import Record
+from gitcorrex.profiles.limits import check_profile_size
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile, parse_toml, read_profile_bytes
 
 
@@ -68,6 +69,7 @@ def lint_manifests(repo: Repository, *, stage: str | None) -> LintReport:
     """Lint the work tree's profile; a missing or unparseable file raises ConfigError (2),
     an unknown `stage` UsageError (2)."""
     raw = read_profile_bytes(repo.root)
+    check_profile_size(raw, PROFILE_NAME)
     stages = _stage_tables(parse_toml(raw, PROFILE_NAME), stage)
     root = str(repo.root)
     findings: list[Finding] = []

@@ -17,6 +17,7 @@ from pydantic_core import PydanticCustomError
 _DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
 _SIZE = re.compile(r"^(\d+)\s*(B|KiB|MiB|GiB)?$")
 _SIZE_UNITS = {None: 1, "B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
+RUN_MAX_BYTES = 16 * 1024  # far below exec's limits; keeps shlex (quadratic in a token) fast
 DURATION_HINT = 'use seconds or a value like "90s", "10m", "1h", "1h30m"'
 SIZE_HINT = 'use bytes or a value like "512KiB", "8MiB", "1GiB"'
 
@@ -75,10 +76,12 @@ def check_version(value: Any, supported: int) -> Any:
 
 
 def check_run(value: Any) -> Any:
-    """A command line that splits into an argv like a shell would; it is never run by one."""
+    """A command line that splits into an argv like a shell would; it is never run by one.
+    Its size is checked before shlex sees it, and a NUL is refused (exec cannot pass one)."""
     if not isinstance(value, str):
         raise problem("run", f"expected a command line string, got {show(value)}",
                       'write it as a string, e.g. "python -m pytest -q"', value)
+    _check_run_bytes(value)
     try:
         argv = shlex.split(value)
     except ValueError as exc:
@@ -89,6 +92,20 @@ def check_run(value: Any) -> Any:
         raise problem("run", "the command line is empty",
                       'write the program and its arguments, e.g. "make test"', value)
     return value
+
+
+def _check_run_bytes(value: str) -> None:
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if size > RUN_MAX_BYTES:
+        raise problem("run", f"the command line is {size:,} bytes, over the "
+                             f"{RUN_MAX_BYTES // 1024} KiB a command line may hold",
+                      "put long argument lists in a script, or in a file the program reads",
+                      value)
+    if "\0" in value:
+        raise problem("run", "the command line holds a NUL character (\\u0000), which no "
+                             "program can receive as an argument",
+                      "remove the NUL; write the program and its arguments as plain text",
+                      value)
 
 
 def check_threshold(value: Any) -> float:

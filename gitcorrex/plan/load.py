@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from gitcorrex.errors import ConfigError
 from gitcorrex.model.events import git_blob_oid
 from gitcorrex.model.plan import Plan, canonical_plan_json
+from gitcorrex.profiles.limits import DEPTH_HINT, MAX_DEPTH, check_depth
 from gitcorrex.profiles.load import decode_utf8, parse_toml
 
 
@@ -54,17 +55,25 @@ def parse_plan(raw: bytes, *, source: str) -> LoadedPlan:
 
 def _decode(raw: bytes, source: str) -> Any:
     text = decode_utf8(raw, source, hint="save the plan as UTF-8")
-    if _is_json(source, text):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON: "
-                              f"{exc.msg}", hint="fix the JSON syntax there") from None
-    else:
-        data = _parse_toml(text, source)
+    data = _parse_json(text, source) if _is_json(source, text) else _parse_toml(text, source)
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: a plan must be a table/object at the top level",
                           hint='start the plan with version = 1 and id = "..."')
+    return data
+
+
+def _parse_json(text: str, source: str) -> Any:
+    """JSON, nested at most as deep as TOML may be (the decoder's RecursionError named)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON: "
+                          f"{exc.msg}", hint="fix the JSON syntax there") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: nested more than {MAX_DEPTH} levels deep",
+                          hint=DEPTH_HINT) from None
+    if isinstance(data, dict):
+        check_depth(data, source)
     return data
 
 

@@ -19,6 +19,12 @@ from gitcorrex.errors import ConfigError
 from gitcorrex.model.events import git_blob_oid
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.profile_references import ProfileProblem
+from gitcorrex.profiles.limits import (
+    check_depth,
+    check_profile_size,
+    nesting_error,
+    refuse_byte_order_mark,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -61,6 +67,7 @@ def read_profile_bytes(root: Path) -> bytes:
 
 def parse_profile(text: bytes, *, source: str) -> Profile:
     """Validate profile bytes; `source` is the name errors print (usually `.correx.toml`)."""
+    check_profile_size(text, source)
     data = parse_toml(text, source)
     try:
         return Profile.model_validate(data)
@@ -71,13 +78,19 @@ def parse_profile(text: bytes, *, source: str) -> Profile:
 
 
 def parse_toml(text: bytes, source: str) -> dict[str, Any]:
-    """TOML as UTF-8; errors name the line and column (for readers that skip validation)."""
+    """TOML as UTF-8, nested at most MAX_DEPTH deep; errors name the line and column (for
+    readers that skip validation)."""
+    refuse_byte_order_mark(text, source)
     decoded = decode_utf8(text, source, hint="save the file as UTF-8 (TOML requires it)")
     try:
-        return tomllib.loads(decoded)
+        data = tomllib.loads(decoded)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: {_toml_position(str(exc))}",
                           hint="fix the TOML syntax there (see https://toml.io)") from None
+    except RecursionError as exc:
+        raise nesting_error(exc, source) from None
+    check_depth(data, source)
+    return data
 
 
 def decode_utf8(raw: bytes, source: str, *, hint: str) -> str:

@@ -96,7 +96,11 @@ def _refused(tree: str, mine: list[LedgerEntry], signers: dict[str, Signer]) -> 
     if newest_pass is None:
         return RequiredPass(TreeStatus(tree, "none"), True)
     signer = signers[newest_pass.id]
-    where = f"ledger commit {signer.commit[:12]}" if signer.commit else "its ledger commit"
+    if signer.commit is None:  # e.g. a shallow ledger: no commit below the cut vouches
+        refused = (f"the pass {newest_pass.id[:12]} cannot be traced to the ledger commit "
+                   "that added it (part of the ledger's history is missing: fetch all of it)")
+        return RequiredPass(TreeStatus(tree, "none"), True, signer, refused)
     why = _WHY.get(signer.state, "cannot be verified")
-    refused = f"the pass {newest_pass.id[:12]} was added by {where}, which {why}"
+    refused = (f"the pass {newest_pass.id[:12]} was added by ledger commit "
+               f"{signer.commit[:12]}, which {why}")
     return RequiredPass(TreeStatus(tree, "none"), True, signer, refused)

@@ -7,6 +7,7 @@ process group — TERM first, KILL after a grace period — so nothing outlives 
 
 from __future__ import annotations
 
+import errno
 import os
 import selectors
 import signal
@@ -16,7 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from gitcorrex.errors import UnavailableError
 from gitcorrex.runner.capture import OutputCapture
+from gitcorrex.runner.exec_limits import exec_refusal
 
 KILL_GRACE_S = 3.0
 LINGER_S = 0.5
@@ -44,15 +47,13 @@ def run_command(argv: Sequence[str], *, cwd: Path, timeout_s: float,
                 env: Mapping[str, str] | None = None,
                 on_output: Callable[[bytes], None] | None = None,
                 output_cap: int = 8 << 20) -> CommandOutcome:
-    """Run `argv` to completion or timeout; never raises for the command's own failure."""
+    """Run `argv` to completion or timeout; never raises for the command's own failure.
+    What exec would refuse (a NUL, arguments or environment over the system's limits)
+    raises before anything starts (exec_limits.py)."""
     start = time.monotonic()
     capture = OutputCapture(output_cap)
-    try:
-        proc = subprocess.Popen(list(argv), cwd=cwd, env=dict(env) if env else None,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
-        capture.feed(f"{argv[0]}: {exc.strerror or exc}\n".encode())
+    proc = _start(argv, cwd, env, capture)
+    if proc is None:
         return _outcome(None, None, "not_found", start, capture)
     try:
         timed_out = _pump(proc, capture, on_output, deadline=start + timeout_s)
@@ -66,6 +67,27 @@ def run_command(argv: Sequence[str], *, cwd: Path, timeout_s: float,
     if code is not None and code < 0:
         return _outcome(None, -code, "signal", start, capture)
     return _outcome(code, None, "exit", start, capture)
+
+
+def _start(argv: Sequence[str], cwd: Path, env: Mapping[str, str] | None,
+           capture: OutputCapture) -> subprocess.Popen[bytes] | None:
+    """The command started in its own session; None, with the reason captured, when the
+    program cannot be found or run. What exec would refuse raises before exec."""
+    refusal = exec_refusal(argv, env or os.environ)
+    if refusal is not None:
+        raise refusal
+    try:
+        return subprocess.Popen(list(argv), cwd=cwd, env=dict(env) if env else None,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+        capture.feed(f"{argv[0]}: {exc.strerror or exc}\n".encode())
+        return None
+    except OSError as exc:  # a limit exec_refusal does not know (another system's)
+        if exc.errno != errno.E2BIG:
+            raise
+        raise UnavailableError(f"cannot run {argv[0]!r}: {exc.strerror}",
+                               hint="shorten the environment or the command line") from None
 
 
 def _pump(proc: subprocess.Popen[bytes], capture: OutputCapture,

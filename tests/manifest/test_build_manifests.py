@@ -69,6 +69,13 @@ def test_broken_manifests_name_nothing(make_repo: Callable[..., Path]) -> None:
                              "Cargo.toml": b"\xff".decode("latin-1")}) == {}
 
 
+def test_manifests_nested_too_deep_to_read_name_nothing(make_repo: Callable[..., Path]) -> None:
+    deep = "x = " + "[" * 1000 + "]" * 1000 + "\n"  # tomllib and json end in RecursionError
+    assert names(make_repo, {"pyproject.toml": '[project]\nreadme = "README.md"\n' + deep,
+                             "package.json": "[" * 100_000 + "]" * 100_000,
+                             "Cargo.toml": deep}) == {}
+
+
 def test_makefile_prerequisites_that_are_files_only() -> None:
     text = ("CC := gcc\nSRC = main.c\n.PHONY: all clean\nall: app\n"
             "app: src/main.o config.h | out\n\t$(CC) -o app src/main.o\n"

@@ -122,3 +122,16 @@ def test_empty_range_is_ok(gate_repo: Path, correx: Correx) -> None:
     result = correx(gate_repo, "check", "HEAD..HEAD", "--stage", "impl")
     assert result.code == 0, result
     assert result.stdout.startswith("ok: 0 commits and the net diff stay within")
+
+
+def test_a_graft_cannot_hide_a_commit_from_the_range(two_ahead: Path, correx: Correx) -> None:
+    """A commit out of scope, then its revert (the net diff is clean); a graft skipping the
+    two would leave nothing to report. The gate walks the real parents."""
+    sneaky = git(two_ahead, "rev-parse", "HEAD").strip()
+    git(two_ahead, "revert", "--no-edit", "HEAD")
+    head, fine = git(two_ahead, "rev-parse", "HEAD", f"{sneaky}~1").split()
+    (two_ahead / ".git" / "info").mkdir(exist_ok=True)
+    (two_ahead / ".git" / "info" / "grafts").write_text(f"{head} {fine}\n")
+    result = correx(two_ahead, "check", "main..HEAD", "--stage", "impl")
+    assert result.code == 1, result
+    assert sneaky[:12] in result.stdout

@@ -89,6 +89,21 @@ def test_malformed_json_names_line_and_column(plan_repo: Path, cli) -> None:
     assert "malformed_syntax.json: line 2" in result.stderr
 
 
+@pytest.mark.parametrize(("name", "text", "where"), [
+    ("deep.json", '{"version": 1, "x": ' + "[" * 100_000 + "]" * 100_000 + "}", ""),
+    ("deep.json", '{"version": 1, "x": ' + "[" * 40 + "]" * 40 + "}", "x: "),
+    ("deep.toml", "version = 1\nx = " + "[" * 1000 + "]" * 1000 + "\n", "x (line 2, column "),
+])
+def test_a_plan_nested_too_deep_is_exit_2_naming_where(plan_repo: Path, cli, tmp_path: Path,
+                                                       name: str, text: str, where: str) -> None:
+    """The JSON decoder and the TOML reader end in RecursionError about that deep (exit 4)."""
+    path = tmp_path / name
+    path.write_text(text)
+    result = cli(plan_repo, "plan", "validate", str(path))
+    assert result.code == 2, result
+    assert f"{name}: {where}" in result.stderr and "nested more than 32 levels" in result.stderr
+
+
 @pytest.mark.parametrize(("text", "where"), [
     ('version = 1\nid = "p"\nrisk = "high"\nsteps = []\n', "risk"),
     ('version = 2\nid = "p"\nrisk = "low"\nsteps = []\n', "version"),
