@@ -14,6 +14,11 @@ keeps tracked-but-ignored files tracked, exactly as the user's own `git add -A` 
 it keeps the index file's mtime: git re-reads "racily clean" entries (modified within the
 index's own timestamp), and a fresh mtime would hide such an edit.
 
+What could make the key name other bytes than the work tree holds is never inherited
+(assume-unchanged bits, a file-system monitor, weakened stat checks, sparse rules:
+`state_index_bits.py`) or refused with exit 3 (a skip-worktree file present with other
+bytes; an attribute rule the tree does not declare: `state_attributes.py`).
+
 Nothing the user owns changes: git only adds objects. Git's stderr (e.g. the "adding
 embedded git repository" hint) is captured, never shown. This module imports neither
 pygit2 nor pydantic: `git correx state` must stay close to git's own speed.

@@ -18,7 +18,7 @@ import pytest
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.repository import discover
-from gitcorrex.git.state import compute_state
+from gitcorrex.git.state import StateProbe, compute_state
 from gitcorrex.git.state_attributes import byte_rule
 from tests.conftest import CliResult, git, write
 from tests.git.state_helpers import blob, reference_key
@@ -105,6 +105,21 @@ def test_a_macro_defined_outside_the_tree_is_refused_even_if_unused(project: Pat
     write(project, ".git/info/attributes", "[attr]evil filter=restore\n")
     with pytest.raises(UnavailableError, match=r"\[attr\]evil"):
         key_of(project)
+
+
+def test_a_macro_the_tree_defines_set_from_outside_is_refused(project: Path) -> None:
+    write(project, ".gitattributes", "[attr]evil filter=restore\n")
+    write(project, ".git/info/attributes", ".correx.toml evil\n")
+    with pytest.raises(UnavailableError, match="evil"):
+        key_of(project)
+
+
+def test_a_rule_written_between_two_measurements_is_refused(project: Path) -> None:
+    with StateProbe(discover(project)) as probe:
+        probe.measure()
+        write(project, ".git/info/attributes", ".correx.toml filter=restore\n")
+        with pytest.raises(UnavailableError, match="info/attributes"):
+            probe.measure()
 
 
 @pytest.mark.parametrize("rule", [

@@ -104,9 +104,11 @@ def test_a_lying_fsmonitor_hook_does_not_hide_an_edit(project: Path, tmp_path: P
     assert blob(project, key_of(project), "src/app.py") == b"VALUE = 2\n"
 
 
-def test_weakened_stat_checks_do_not_hide_a_same_size_edit(project: Path) -> None:
-    git(project, "config", "core.trustctime", "false")
-    git(project, "config", "core.checkStat", "minimal")
+@pytest.mark.parametrize("setting", [("core.trustctime", "false"),
+                                     ("core.checkStat", "minimal")])
+def test_weakened_stat_checks_do_not_hide_a_same_size_edit(project: Path,
+                                                           setting: tuple[str, str]) -> None:
+    git(project, "config", *setting)
     edit_same_size(project, "src/app.py", "VALUE = 7\n")
     assert git(project, "status", "--porcelain") == ""  # git itself is blinded
     assert blob(project, key_of(project), "src/app.py") == b"VALUE = 7\n"
