@@ -19,7 +19,7 @@ import pytest
 
 from gitcorrex.model.verification import Result
 from tests.conftest import CliResult, git, write
-from tests.verify.conftest import fields_of, notes_on, write_profile
+from tests.verify.conftest import fields_of, has_ledger, notes_on, write_profile
 
 Correx = Callable[..., CliResult]
 FAILING = "raise SystemExit(1)\n"
@@ -81,6 +81,7 @@ def test_skip_worktree_test_file(failing: tuple[Path, str], correx: Correx) -> N
     write(top, "out/check.py", PASSING)
     result = correx(top, "verify")
     assert result.code == 3, result
+    assert not has_ledger(top)  # nothing recorded
     assert "out/check.py" in result.stderr and "skip-worktree" in result.stderr
     git(top, "update-index", "--no-skip-worktree", "out/check.py")
     git(top, "checkout", "--", "out/check.py")
@@ -139,6 +140,7 @@ def test_undeclared_clean_filter(failing: tuple[Path, str], correx: Correx, tmp_
     assert git(top, "status", "--porcelain") == ""  # git itself no longer sees the edit
     result = correx(top, "verify")
     assert result.code == 3, result
+    assert not has_ledger(top)  # nothing recorded
     assert str(rules.relative_to(top) if source == "info/attributes" else rules) in \
         result.stderr and "out/check.py" in result.stderr
     rules.unlink()
@@ -153,6 +155,7 @@ def test_sparse_checkout_file_outside_the_cone(failing: tuple[Path, str],
     write(top, "out/check.py", PASSING)  # absent from the checkout; the command reads it
     result = correx(top, "verify")
     assert result.code == 3, result
+    assert not has_ledger(top)  # nothing recorded
     assert "out/check.py" in result.stderr
     git(top, "sparse-checkout", "disable")
     git(top, "checkout", "--", "out/check.py")
