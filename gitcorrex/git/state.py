@@ -14,6 +14,11 @@ keeps tracked-but-ignored files tracked, exactly as the user's own `git add -A` 
 it keeps the index file's mtime: git re-reads "racily clean" entries (modified within the
 index's own timestamp), and a fresh mtime would hide such an edit.
 
+What could make the key name other bytes than the work tree holds is never inherited
+(assume-unchanged bits, a file-system monitor, weakened stat checks, sparse rules:
+`state_index_bits.py`) or refused with exit 3 (a skip-worktree file present with other
+bytes; an attribute rule the tree does not declare: `state_attributes.py`).
+
 Nothing the user owns changes: git only adds objects. Git's stderr (e.g. the "adding
 embedded git repository" hint) is captured, never shown. This module imports neither
 pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
@@ -35,9 +40,15 @@ from gitcorrex.errors import (
 from gitcorrex.git.background import in_background
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.state_attributes import undeclared_error, undeclared_rule
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
-from gitcorrex.git.state_index_trust import rules_changed, trust_fingerprint
-from gitcorrex.git.state_scan import MAX_PATHSPECS, add_paths, changed_paths
+from gitcorrex.git.state_index_trust import (
+    content_settings,
+    fingerprint_of,
+    rules_changed,
+    user_rules_file,
+)
+from gitcorrex.git.state_scan import GIT_ARGS, MAX_PATHSPECS, add_paths, changed_paths
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
@@ -106,6 +117,7 @@ class StateProbe:
         self._root = root
         self._index: StateIndex = open_state_index(repo)
         self._trust: Callable[[], dict[str, Any]] | None = None
+        self._settings: Callable[[], list[str]] | None = None
         self._pending: Callable[[], WorkspaceState] | None = None
         self._last: tuple[list[int] | None, str] | None = self._index.recorded_tree()
         self._key: str | None = None
@@ -132,17 +144,35 @@ class StateProbe:
         return self._measure_now()
 
     def _start_queries(self) -> None:
-        """HEAD's tree and the trust settings, asked while git scans (first time only)."""
+        """HEAD's tree and the settings (trust, attributes), asked while git scans (first
+        time only: a later measurement finds the settings in read_config's cache)."""
         if self._head is not None:
             return
         root, common = self._queries
+        settings = in_background(lambda: content_settings(root), name="correx-settings")
         if self._index.persistent:
-            self._trust = in_background(lambda: trust_fingerprint(root, common),
-                                        name="correx-trust")
+            self._trust = lambda: fingerprint_of(settings(), common)
+        self._settings = settings
         self._head = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
 
     def _measure_now(self) -> WorkspaceState:
         self._key = None  # until this measurement succeeds, the index is not recorded
+        try:
+            key = self._key_now()
+        except UnavailableError:
+            self._refuse_undeclared()  # a rule outside the tree may be why git failed
+            raise
+        self._refuse_undeclared()
+        self._index.refuse_hidden()
+        self._key = self._base_key = key
+        if self._head is None:
+            raise ValueError("StateProbe.measure before begin")
+        head_tree = self._head()
+        baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
+        return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
+
+    def _key_now(self) -> str:
+        """The key from the private index, rebuilt when it might differ from a copy's."""
         try:
             key = self._refresh()
         except GitCommandError:  # write-tree: an object the kept index names was pruned
@@ -153,12 +183,7 @@ class StateProbe:
             self._index.rebuild()
             self._last = None
             key = self._refresh()
-        self._key = self._base_key = key
-        if self._head is None:
-            raise ValueError("StateProbe.measure before begin")
-        head_tree = self._head()
-        baseline = head_tree or empty_tree_oid("sha256" if len(key) == 64 else "sha1")
-        return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
+        return key
 
     def _refresh(self) -> str:
         """Bring the index up to the work tree, then `write-tree` unless its entries are
@@ -187,11 +212,23 @@ class StateProbe:
         if same and self._last is not None:
             key = self._last[1]
         else:
-            out = run_git(["write-tree"], cwd=self._root, env=env,
+            out = run_git([*GIT_ARGS, "write-tree"], cwd=self._root, env=env,
                           keep_fds=index.keep_fds).stdout
             key = out.decode("ascii").strip()
         self._last = (_stamp(index.path), key)
         return key
+
+    def _refuse_undeclared(self) -> None:
+        """Raise when a rule outside the tree changes the bytes git stores (asked on every
+        measurement: the commands between two may write one)."""
+        root, common = self._queries
+        settings = self._settings() if self._settings else content_settings(root)
+        self._settings = None
+        rule = undeclared_rule(root, common, settings,
+                               user_rules_file(settings, "core.attributesfile", "attributes"))
+        if rule is not None:
+            raise undeclared_error(rule, root, {"GIT_INDEX_FILE": self._index.path},
+                                   self._index.keep_fds)
 
     def _last_stamp(self) -> list[int] | None:
         return self._last[0] if self._last is not None else None
@@ -235,9 +272,10 @@ class StateProbe:
             pending, self._pending = self._pending, None
             with suppress(Exception):
                 pending()
-        if self._head is not None:
-            with suppress(Exception):
-                self._head()  # its git process must not outlive the probe
+        for waiting in (self._head, self._settings):
+            if waiting is not None:
+                with suppress(Exception):
+                    waiting()  # its git process must not outlive the probe
         trust = None
         if self._trust is not None and self._key is not None:
             with suppress(Exception):
@@ -278,7 +316,7 @@ def _add_all(root: Path, env: dict[str, str], keep_fds: tuple[int, ...], *,
     which would stage everything in the user's own index."""
     args = ["-c", "core.untrackedCache=true"] if untracked_cache else []
     try:
-        run_git([*args, "add", "-A"], cwd=root, env=env, keep_fds=keep_fds)
+        run_git([*GIT_ARGS, *args, "add", "-A"], cwd=root, env=env, keep_fds=keep_fds)
     except GitCommandError as exc:
         fault = _store_fault(root, exc)
         if fault is not None:

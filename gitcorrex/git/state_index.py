@@ -39,7 +39,13 @@ from pathlib import Path
 from gitcorrex.git import owned_files
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
+from gitcorrex.git.state_index_bits import (
+    TEMP_INDEX_PREFIX,
+    clear_hiding_bits,
+    refuse_present_skipped,
+)
 from gitcorrex.git.state_index_trust import file_stamp, object_store_stamp, pruning_stamp
+from gitcorrex.git.state_scan import GIT_ARGS
 
 try:
     import fcntl
@@ -50,7 +56,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this p
 if TYPE_CHECKING:
     from typing import Any
 
-TEMP_INDEX_PREFIX = "correx-index-"
 HOME = "correx"
 INDEX_NAME = "state-index"
 
@@ -60,18 +65,21 @@ class StateIndex:
 
     `record` is the trusted record of a reused persistent index (None after a rebuild or
     for a scratch copy): its `key` is what the index gave last time and `trust` what the
-    current settings must equal. (Plain classes on this path: `dataclasses` loads
-    `inspect`, ~10 ms of every `git correx state`.)"""
+    current settings must equal. `skipped` are the probes of its skip-worktree entries
+    (`state_index_bits.py`). (Plain classes on this path: `dataclasses` loads `inspect`,
+    ~10 ms of every `git correx state`.)"""
 
-    def __init__(self, path: str, source: Path, persistent: bool, *,
-                 record: dict[str, Any] | None = None, user_stamp: list[int] | None = None,
-                 lock_fd: int | None = None, keep_fds: tuple[int, ...] = (),
-                 objects_of: Path | None = None, root: Path | None = None) -> None:
+    def __init__(self, path: str, source: Path, persistent: bool, *, root: Path,
+                 git_dir: Path, record: dict[str, Any] | None = None,
+                 user_stamp: list[int] | None = None, lock_fd: int | None = None,
+                 keep_fds: tuple[int, ...] = (), objects_of: Path | None = None) -> None:
         self.path = path
         self.root = root
+        self.git_dir = git_dir
         self.source = source
         self.persistent = persistent
         self.record = record
+        self.skipped: list[str] = list(record.get("skipped") or []) if record else []
         self.user_stamp = user_stamp
         self.lock_fd = lock_fd
         self.keep_fds = keep_fds
@@ -89,15 +97,24 @@ class StateIndex:
 
     def rebuild(self) -> None:
         """Start over from the user's index (keeping its mtime: git's racy-entry rule
-        compares entries with the index file's own timestamp). A kept index is then turned
-        into index format 4 (path prefixes compressed: 3.5 instead of 4.4 MB on 50,000
-        files), which every later scan reads and writes for ~8 ms less CPU; git rewrites
-        it by its own rules, smudging racily clean entries, so no edit can hide."""
+        compares entries with the index file's own timestamp), without the bits that could
+        hide an edit (`state_index_bits.py`). A kept index is then turned into index format
+        4 (path prefixes compressed: 3.5 instead of 4.4 MB on 50,000 files), which every
+        later scan reads and writes for ~8 ms less CPU; git rewrites it by its own rules,
+        smudging racily clean entries, so no edit can hide."""
         self.record = None
         copy_index(self.source, Path(self.path))
-        if self.persistent and self.root is not None:  # from the top: git lstat()s entries
-            run_git(["update-index", "--index-version", "4"], cwd=self.root,
+        if self.persistent:  # from the top: git lstat()s entries
+            run_git([*GIT_ARGS, "update-index", "--index-version", "4"], cwd=self.root,
                     env={"GIT_INDEX_FILE": self.path}, keep_fds=self.keep_fds, check=False)
+        self.skipped = clear_hiding_bits(self.root, self.path, self.keep_fds)
+
+    def refuse_hidden(self) -> None:
+        """Raise when a skip-worktree path exists with other bytes than its entry (a few
+        lstat()s; nothing at all without skip-worktree entries)."""
+        if self.skipped:
+            refuse_present_skipped(self.root, self.path, self.keep_fds, self.skipped,
+                                   self.git_dir)
 
     def close(self, *, key: str | None, trust: dict[str, Any] | None) -> None:
         """Give the index up: record what it now holds (persistent, after a key) or delete
@@ -108,7 +125,7 @@ class StateIndex:
             elif key is not None and trust is not None:
                 _write_record(Path(self.path), {
                     "trust": trust, "user_index": self.user_stamp, "index": file_stamp(self.path),
-                    "key": key,
+                    "key": key, "skipped": self.skipped,
                     "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
                     "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
                 })
@@ -123,21 +140,21 @@ def open_state_index(repo: Repository) -> StateIndex:
     owned_files.sweep_dead(repo.git_dir, TEMP_INDEX_PREFIX)
     source = repo.index_file
     if source != repo.git_dir / "index" or fcntl is None:
-        return _scratch_copy(repo.git_dir, source)
+        return _scratch_copy(repo, source)
     home = repo.git_dir / HOME
     lock_fd = _try_lock(home)
     if lock_fd is None:
-        return _scratch_copy(repo.git_dir, source)
+        return _scratch_copy(repo, source)
     try:
-        return _take_persistent(home, source, lock_fd, repo.common_dir, repo.work_tree)
+        return _take_persistent(home, source, lock_fd, repo)
     except BaseException:
         os.close(lock_fd)
         raise
 
 
-def _take_persistent(home: Path, source: Path, lock_fd: int, common_dir: Path,
-                     root: Path | None) -> StateIndex:
+def _take_persistent(home: Path, source: Path, lock_fd: int, repo: Repository) -> StateIndex:
     index = home / INDEX_NAME
+    common_dir = repo.common_dir
     with suppress(FileNotFoundError):
         os.unlink(str(index) + ".lock")  # a git killed mid-write: nobody else holds our lock
     record = _read_record(index)
@@ -148,7 +165,7 @@ def _take_persistent(home: Path, source: Path, lock_fd: int, common_dir: Path,
     _record_path(index).unlink(missing_ok=True)  # from here on a crash means: rebuild
     state = StateIndex(str(index), source, persistent=True, record=record if reusable else None,
                        user_stamp=user_stamp, lock_fd=lock_fd, keep_fds=(lock_fd,),
-                       objects_of=common_dir, root=root)
+                       objects_of=common_dir, root=repo.root, git_dir=repo.git_dir)
     if not reusable:
         state.rebuild()
     return state
@@ -169,14 +186,15 @@ def _try_lock(home: Path) -> int | None:
     return fd
 
 
-def _scratch_copy(git_dir: Path, source: Path) -> StateIndex:
-    temp = owned_files.reserve(git_dir, TEMP_INDEX_PREFIX)
+def _scratch_copy(repo: Repository, source: Path) -> StateIndex:
+    temp = owned_files.reserve(repo.git_dir, TEMP_INDEX_PREFIX)
+    state = StateIndex(temp, source, persistent=False, root=repo.root, git_dir=repo.git_dir)
     try:
-        copy_index(source, Path(temp))
+        state.rebuild()
     except BaseException:
         owned_files.remove(temp)
         raise
-    return StateIndex(temp, source, persistent=False)
+    return state
 
 
 def copy_index(source: Path, target: Path) -> None:

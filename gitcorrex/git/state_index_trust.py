@@ -42,11 +42,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this p
 if TYPE_CHECKING:
     from typing import Any
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2  # 2: the record holds the skip-worktree probes (state_index_bits.py)
 CONTENT_CONFIG = (
     r"^(core\.(autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode"
     r"|checkroundtripencoding|attributesfile|excludesfile|bigfilethreshold|untrackedcache)"
-    r"|filter\..*|extensions\..*|index\..*)$"
+    r"|filter\..*|extensions\..*|index\..*|attr\..*)$"
 )
 RULE_FILES = (":(glob)**/.gitignore", ":(glob)**/.gitattributes")
 
@@ -95,12 +95,13 @@ def content_settings(root: Path) -> list[str]:
 def rule_file_stamps(common_dir: Path, settings: list[str]) -> dict[str, Any]:
     """Stamps of the ignore and attribute files outside the tree git reads."""
     paths = [common_dir / "info" / "exclude", common_dir / "info" / "attributes",
-             _user_rules_file(settings, "core.excludesfile", "ignore"),
-             _user_rules_file(settings, "core.attributesfile", "attributes")]
+             user_rules_file(settings, "core.excludesfile", "ignore"),
+             user_rules_file(settings, "core.attributesfile", "attributes")]
     return {str(path): file_stamp(path) for path in paths}
 
 
-def _user_rules_file(settings: list[str], key: str, xdg_name: str) -> Path:
+def user_rules_file(settings: list[str], key: str, xdg_name: str) -> Path:
+    """The user's ignore or attributes file git reads: `key`'s value, else the XDG one."""
     configured = [entry.split("\n", 1)[1] for entry in settings
                   if entry.split("\n", 1)[0] == key and "\n" in entry]
     if configured:
@@ -111,7 +112,11 @@ def _user_rules_file(settings: list[str], key: str, xdg_name: str) -> Path:
 
 def trust_fingerprint(root: Path, common_dir: Path) -> dict[str, Any]:
     """What must be equal for a persistent index to be reused (see the module doc)."""
-    settings = content_settings(root)
+    return fingerprint_of(content_settings(root), common_dir)
+
+
+def fingerprint_of(settings: list[str], common_dir: Path) -> dict[str, Any]:
+    """`trust_fingerprint` from settings already read."""
     return {"format": RECORD_FORMAT, "tool": __version__, "settings": settings,
             "rules": rule_file_stamps(common_dir, settings)}
 

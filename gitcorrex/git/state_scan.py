@@ -30,7 +30,12 @@ from pathlib import Path
 from gitcorrex.git.process import run_git
 
 MAX_PATHSPECS = 32
-STATUS_ARGS = ("-c", "core.untrackedCache=true", "status", "--porcelain=v2", "-z",
+# Every git process that refreshes or adds to a private index trusts no hook, no index bit
+# and no weakened stat check, and applies no sparse rules (state_index_bits.py says why).
+GIT_ARGS = ("-c", "core.fsmonitor=false", "-c", "core.ignoreStat=false",
+            "-c", "core.trustctime=true", "-c", "core.checkStat=default",
+            "-c", "core.sparseCheckout=false")
+STATUS_ARGS = (*GIT_ARGS, "-c", "core.untrackedCache=true", "status", "--porcelain=v2", "-z",
                "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty")
 LITERAL = {"GIT_LITERAL_PATHSPECS": "1", "GIT_GLOB_PATHSPECS": "0",
            "GIT_NOGLOB_PATHSPECS": "0", "GIT_ICASE_PATHSPECS": "0"}
@@ -66,5 +71,5 @@ def parse_status(out: bytes) -> list[bytes] | None:
 def add_paths(root: Path, env: dict[str, str], keep_fds: tuple[int, ...],
               paths: list[bytes]) -> None:
     """`git add -A` limited to `paths`, each taken literally (no pathspec magic)."""
-    run_git(["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd=root,
+    run_git([*GIT_ARGS, "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd=root,
             env={**env, **LITERAL}, keep_fds=keep_fds, stdin=b"\0".join(paths) + b"\0")

@@ -45,6 +45,19 @@ def reference_key(top: Path, index: Path | None = None) -> str:
         shutil.rmtree(scratch)
 
 
+def bytes_key(top: Path) -> str:
+    """The tree of the work tree's bytes alone: `git add -A` on an empty index (no stat
+    data, no index bits, no sparse rules to trust), then `git write-tree`. Equal to the
+    definition wherever the user's index tracks nothing git would ignore."""
+    scratch = Path(tempfile.mkdtemp(prefix="bytes-"))
+    try:
+        env = {"GIT_INDEX_FILE": str(scratch / "index")}
+        git(top, "-c", "core.sparseCheckout=false", "add", "-A", env=env)
+        return git(top, "write-tree", env=env).strip()
+    finally:
+        shutil.rmtree(scratch)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """What computing a key must leave exactly as it was."""

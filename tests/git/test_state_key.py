@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.errors import UnavailableError
 from gitcorrex.git.repository import discover
 from gitcorrex.git.state import EMPTY_TREE, EMPTY_TREE_SHA256, compute_state
 from tests.conftest import git, write
@@ -177,10 +178,13 @@ def test_text_auto_and_crlf_attribute_normalise_line_endings(
     assert blob(top, result.state_key, "b.md") == b"three\n"
 
 
-def test_core_autocrlf_normalises_line_endings(repo: Path) -> None:
+def test_core_autocrlf_is_refused_rather_than_keyed(repo: Path) -> None:
+    """git would store `crlf\nline\n` while the commands read CRLF: a conversion the tree
+    does not declare (test_state_attributes.py)."""
     git(repo, "config", "core.autocrlf", "true")
     write(repo, "win.txt", b"crlf\r\nline\r\n")
-    assert blob(repo, assert_state_matches_git(repo).state_key, "win.txt") == b"crlf\nline\n"
+    with pytest.raises(UnavailableError, match=r"core\.autocrlf"):
+        compute_state(discover(repo))
 
 
 def test_external_clean_filter_runs_like_git(repo: Path) -> None:
