@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git import Repository, lookup_objects
+from gitcorrex.git import Repository, blobs_at
 
 PROFILE_NAME = ".correx.toml"
 _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
@@ -62,10 +62,7 @@ def _read_all(fd: int) -> bytes:
 def tree_profiles(repo: Repository, trees: Sequence[str]) -> dict[str, str | None]:
     """tree → the blob id of its `.correx.toml` (None when it holds none): the profile a
     pass of that tree must have run under. One `git cat-file` for all of them."""
-    wanted = list(dict.fromkeys(trees))
-    found = lookup_objects(repo, [f"{tree}:{PROFILE_NAME}" for tree in wanted])
-    return {tree: info.oid if info is not None and info.kind == "blob" else None
-            for tree, info in zip(wanted, found, strict=True)}
+    return blobs_at(repo, trees, PROFILE_NAME)
 
 
 def _not_a_file(path: Path, what: str) -> ConfigError:
