@@ -84,7 +84,6 @@ if TYPE_CHECKING:
     from gitcorrex.git.objects import read_blob as read_blob
     from gitcorrex.git.objects import write_index_tree as write_index_tree
     from gitcorrex.git.path_blobs import blobs_at as blobs_at
-    from gitcorrex.git.path_blobs import stored_blob_oid as stored_blob_oid
     from gitcorrex.git.process import encode_path as encode_path
     from gitcorrex.git.process import git_version as git_version
     from gitcorrex.git.push_report import RefStatus as RefStatus
@@ -185,7 +184,6 @@ FACE = {
     "read_blob": "objects",
     "write_index_tree": "objects",
     "blobs_at": "path_blobs",
-    "stored_blob_oid": "path_blobs",
     "encode_path": "process",
     "git_version": "process",
     "RefStatus": "push_report",

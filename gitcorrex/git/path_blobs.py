@@ -1,4 +1,4 @@
-"""The blob one path holds in many trees, and the blob git would store for bytes at a path.
+"""The blob one path holds in many trees.
 
 Asked by every reader that binds a pass to the profile its tree holds (`log` over a
 thousand commits among them): one `git cat-file --batch-check` for all the trees. No
@@ -27,12 +27,3 @@ def blobs_at(repo: Repository, trees: Sequence[str], path: str) -> dict[str, str
         fields = line.decode("ascii", "replace").split(" ")
         found[tree] = fields[0] if len(fields) == 2 and fields[1] == "blob" else None
     return {tree: found.get(tree) for tree in wanted}
-
-
-def stored_blob_oid(repo: Repository, path: str, data: bytes) -> str:
-    """The blob id git would store for `data` at `path` in the work tree: its clean filter
-    and end-of-line conversion applied, as `git add` would (`git hash-object --path`;
-    nothing is written)."""
-    out = run_git(["hash-object", f"--path={path}", "--stdin"], cwd=repo.root,
-                  stdin=data).stdout
-    return out.decode("ascii").strip()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,6 +64,20 @@ def tree_profiles(repo: Repository, trees: Sequence[str]) -> dict[str, str | Non
     """tree → the blob id of its `.correx.toml` (None when it holds none): the profile a
     pass of that tree must have run under. One `git cat-file` for all of them."""
     return blobs_at(repo, trees, PROFILE_NAME)
+
+
+def same_profile_values(one: bytes, other: bytes) -> bool:
+    """Whether two profiles' bytes say the same thing (equal TOML values): what git's own
+    conversions of the file (end of line) keep, and a rewritten command does not. Bytes
+    that are not UTF-8 TOML never match."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    try:
+        return bool(tomllib.loads(one.decode("utf-8")) == tomllib.loads(other.decode("utf-8")))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
 
 
 def _not_a_file(path: Path, what: str) -> ConfigError:

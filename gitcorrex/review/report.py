@@ -3,8 +3,9 @@
 Per commit (oldest first): its tree's verifications (its status decided under the tree's
 own profile: a pass that ran another is shown as such, never as a pass), manifest
 assessments, plan grounding verdicts and post-stage gate results, and where every session
-that recorded something on that tree stands — folded by the same function as `session status`. Read in two batched
-passes (the trees, then the sessions they name) at one ledger tip.
+that recorded something on that tree stands — folded by the same function as `session
+status`. Read in two batched passes (the trees, then the sessions they name) at one ledger
+tip, and one `git cat-file` for the trees' profiles.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import ReadActor, RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, written_typed
-from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.observed_pass import is_under
+from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
 from gitcorrex.review.log_lines import TreeStatus

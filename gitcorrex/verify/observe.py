@@ -24,8 +24,8 @@ from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
 from gitcorrex.verify.observation import Observation, record_observation
 from gitcorrex.verify.outcome import VerifyOutcome
-from gitcorrex.verify.request import VerifyContext, VerifyRequest
 from gitcorrex.verify.profile_binding import bind_to_state
+from gitcorrex.verify.request import VerifyContext, VerifyRequest
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
 from gitcorrex.verify.selection import ProfileSelection, selected_commands, selected_commands_at
 

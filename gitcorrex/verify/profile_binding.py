@@ -6,9 +6,10 @@ runs, the profile about to run (read from the work tree) is held against the one
 state key's tree. They differ when the profile changed between the read and the scan, when
 the index hides it from git (`assume-unchanged`, `skip-worktree`), or when it is ignored
 (the state holds none): a pass recorded then would claim commands the tree does not name,
-so nothing runs and nothing is recorded. Git may store the file converted (a clean filter,
-end-of-line conversion): then the bytes that run are compared as git would store them, and
-the observation records the blob the tree holds.
+so nothing runs and nothing is recorded. Git may store the file converted (end-of-line
+conversion declared in `.gitattributes`): the two are then the same profile when their TOML
+values are equal, and the observation records the blob the tree holds; a clean filter that
+maps the file to other values (another command) is a mismatch like any other.
 
 `verify --isolated` needs none of this (it reads the profile from the state tree), and
 `--profile-from REV` runs another profile on purpose, recorded as such.
@@ -17,9 +18,14 @@ the observation records the blob the tree holds.
 from __future__ import annotations
 
 from gitcorrex.errors import ConfigError, UnavailableError
-from gitcorrex.git import Repository, stored_blob_oid
+from gitcorrex.git import Repository, read_blob
 from gitcorrex.model.session_object import git_blob_oid
-from gitcorrex.profiles.profile_file import PROFILE_NAME, read_profile_bytes, tree_profiles
+from gitcorrex.profiles.profile_file import (
+    PROFILE_NAME,
+    read_profile_bytes,
+    same_profile_values,
+    tree_profiles,
+)
 from gitcorrex.verify.selection import ProfileSelection
 
 UNHIDE = f"git update-index --no-assume-unchanged --no-skip-worktree {PROFILE_NAME}"
@@ -38,7 +44,7 @@ def bind_to_state(repo: Repository, chosen: ProfileSelection, state_key: str) ->
                           "verifies", hint=f"stop ignoring {PROFILE_NAME}, or track it: "
                                            f"`git add -f {PROFILE_NAME}`")
     raw = read_profile_bytes(repo.root)
-    if git_blob_oid(raw) == chosen.profile and stored_blob_oid(repo, PROFILE_NAME, raw) == held:
+    if git_blob_oid(raw) == chosen.profile and same_profile_values(raw, read_blob(repo, held)):
         return chosen._replace(profile=held)
     raise UnavailableError(
         f"the {PROFILE_NAME} about to run (blob {chosen.profile[:12]}) is not the one in the "

@@ -16,14 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CliResult, git, write
-from tests.verify.conftest import (  # noqa: F401  (fixtures registered here)
-    counting,
-    has_ledger,
-    outside,
-    profile_text,
-    project,
-    runs_counted,
-)
+from tests.verify.conftest import counting, has_ledger, profile_text, runs_counted
 
 Correx = Callable[..., CliResult]
 

@@ -40,19 +40,49 @@ def hide_weak_profile(root: Path) -> None:
     write(root, "app.py", "BUG\n")
 
 
+def filtered_project(make_repo: Callable[..., Path], outside: Path) -> Path:
+    """A committed bug under the strict profile, and a clean filter (declared by the tree's
+    `.gitattributes`, its driver in local config) that stores the strict profile whatever
+    the file holds; the file then holds the weak one: the state key names the strict
+    profile while `true` would run."""
+    strict = outside / "strict.toml"
+    strict.write_text(STRICT)
+    root = make_repo(files={".gitattributes": ".correx.toml filter=pin\n"}, commit=False)
+    git(root, "config", "filter.pin.clean", f"cat {strict}")
+    write(root, ".correx.toml", STRICT)
+    write(root, "app.py", "BUG\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a bug under the strict profile")
+    write(root, ".correx.toml", WEAK)
+    return root
+
+
 def no_pass_recorded(root: Path) -> bool:
     if not has_ledger(root):
         return True
     return '"result":"pass"' not in git(root, "log", "-p", "refs/notes/correx")
 
 
-def test_a_profile_hidden_from_the_key_is_never_run(make_repo: Callable[..., Path],
-                                                    correx: Correx) -> None:
+def test_a_profile_hidden_from_the_key_is_never_counted_for_the_tree(
+        make_repo: Callable[..., Path], correx: Correx) -> None:
+    """Refused (the state holds another profile), or keyed with the profile that ran: either
+    way the committed tree, which holds the strict profile, has no pass."""
     root = strict_project(make_repo)
     hide_weak_profile(root)
     result = correx(root, "verify", "--quiet")
+    assert result.code in (0, 3), result
+    git(root, "commit", "-qam", "the bug, the strict profile still committed")
+    assert "✓" not in correx(root, "log", "-n", "1").stdout
+    assert correx(root, "check", "HEAD~1..HEAD", "--require-pass").code == 1
+
+
+def test_a_profile_the_key_stores_otherwise_is_never_run(
+        make_repo: Callable[..., Path], outside: Path, correx: Correx) -> None:
+    root = filtered_project(make_repo, outside)
+    result = correx(root, "verify", "--quiet")
     assert result.code == 3, result
-    assert no_pass_recorded(root), git(root, "log", "-p", "refs/notes/correx")
+    assert "is not the one in the workspace state" in result.stderr, result
+    assert no_pass_recorded(root)
 
 
 def test_an_ignored_profile_is_refused(make_repo: Callable[..., Path],
@@ -65,12 +95,11 @@ def test_an_ignored_profile_is_refused(make_repo: Callable[..., Path],
     assert not has_ledger(root)
 
 
-def test_isolated_runs_the_profile_of_the_state_tree(make_repo: Callable[..., Path],
-                                                     correx: Correx) -> None:
-    root = strict_project(make_repo)
-    hide_weak_profile(root)
+def test_isolated_runs_the_profile_of_the_state_tree(
+        make_repo: Callable[..., Path], outside: Path, correx: Correx) -> None:
+    root = filtered_project(make_repo, outside)
     result = correx(root, "verify", "--isolated", "--quiet")
-    assert result.code in (1, 3), result  # the state's check finds the bug (or is refused)
+    assert result.code == 1, result  # the state's strict check finds the bug
     assert no_pass_recorded(root)
 
 
