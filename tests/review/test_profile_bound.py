@@ -100,3 +100,12 @@ def test_a_stored_log_status_is_not_reused_for_another_profile(project: Path,
     weak_tree = git(project, "rev-parse", "HEAD^{tree}").strip()
     git(project, "notes", "--ref", "correx", "add", "-f", "-m", note.rstrip("\n"), weak_tree)
     assert "✓" not in correx(project, "log", "-n", "1").stdout
+
+
+def test_show_marks_a_pass_under_another_profile(project: Path, correx: Correx) -> None:
+    _, tree = feature(project)
+    foreign_pass(project, tree)
+    result = correx(project, "show", "HEAD")
+    assert result.code == 0, result
+    assert "≠ pass under another profile test" in result.stdout, result
+    assert "✓" not in result.stdout, result
