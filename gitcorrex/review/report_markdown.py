@@ -140,12 +140,7 @@ def _verification(event: RecordedEvent, fields: VerificationFields | str,
     if isinstance(fields, str):
         yield f"- {markdown_text(unfit_text(event.kind, fields))}"
         return
-    result = fields.result.value
-    other = not is_under(fields, profile)
-    shown = "pass under another profile" if other and fields.result is Result.PASS \
-        else result
-    mark = MARKS["other_profile"] if other and fields.result is Result.PASS \
-        else MARKS.get(result, "?")
+    mark, shown, other = _shown(fields, profile)
     text = f"- {mark} verification {markdown_text(shown)} " \
            f"**{markdown_text(fields.expectation)}** by " \
            f"{markdown_text(actor_label(event))} at {markdown_text(event.at)}"
@@ -160,6 +155,15 @@ def _verification(event: RecordedEvent, fields: VerificationFields | str,
     failed = _stopping_command(fields.commands) if fields.result is not Result.PASS else None
     if failed is not None:
         yield from _details(failed)
+
+
+def _shown(fields: VerificationFields, profile: str | None) -> tuple[str, str, bool]:
+    """(mark, result as shown, whether it ran another profile than the tree's): a pass
+    under another profile is never ✓ (model/observed_pass.py)."""
+    other = not is_under(fields, profile)
+    if other and fields.result is Result.PASS:
+        return MARKS["other_profile"], "pass under another profile", other
+    return MARKS.get(fields.result.value, "?"), fields.result.value, other
 
 
 def _stopping_command(commands: list[CommandRecord]) -> CommandRecord | None:

@@ -59,12 +59,7 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
     `baseline_unverified` (a non-empty reason) locks without one and records why. With
     `replaces`, re-plan the running `session` instead (session/replan.py).
     """
-    if baseline_unverified is not None and not baseline_unverified.strip():
-        raise UsageError("--baseline-unverified needs a reason",
-                         hint="pass --reason TEXT saying why no verification is possible")
-    if baseline_unverified is not None and replaces is not None:
-        raise UsageError("--baseline-unverified applies to a new session, not a re-plan",
-                         hint="drop --baseline-unverified (a re-plan keeps its baseline)")
+    _check_options(baseline_unverified, replaces)
     context = open_plan(repo, path)
     session_id = session or f"{context.plan_id}-{secrets.token_hex(4)}"
     ledger.check_session_id(session_id)
@@ -89,6 +84,15 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
         remember_session(repo, session_id)
     return LockOutcome(plan=context.identity, plan_id=context.plan_id, session=session_id,
                        state_key=state_key, events=events, missing=missing)
+
+
+def _check_options(baseline_unverified: str | None, replaces: str | None) -> None:
+    if baseline_unverified is not None and not baseline_unverified.strip():
+        raise UsageError("--baseline-unverified needs a reason",
+                         hint="pass --reason TEXT saying why no verification is possible")
+    if baseline_unverified is not None and replaces is not None:
+        raise UsageError("--baseline-unverified applies to a new session, not a re-plan",
+                         hint="drop --baseline-unverified (a re-plan keeps its baseline)")
 
 
 def _lock_drafts(context: PlanContext, session: str, state: tuple[str, str | None],
