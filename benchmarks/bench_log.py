@@ -48,8 +48,12 @@ LIMIT = 0.3
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
+PROFILE = b'version = 1\n[commands]\ntest = "python -m pytest"\n'
+
+
 def build_history(path: Path, commits: int) -> list[str]:
-    """A repository of `commits` commits on main; returns their trees, oldest first."""
+    """A repository of `commits` commits on main, each tree holding PROFILE (a pass counts
+    only under the profile its tree holds); returns their trees, oldest first."""
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     git(path, "init", "-q")
@@ -60,6 +64,9 @@ def build_history(path: Path, commits: int) -> list[str]:
         stream.append(b"committer Bench <bench@example.invalid> %d +0000\n" % (1_700_000_000 + i))
         stream.append(b"data %d\n%s" % (len(message), message))
         stream.append(b"M 100644 inline file.txt\ndata %d\n%s\n" % (len(content), content))
+        if i == 0:
+            stream.append(b"M 100644 inline .correx.toml\ndata %d\n%s\n" % (len(PROFILE),
+                                                                            PROFILE))
     subprocess.run(["git", "fast-import", "--quiet"], cwd=path, input=b"".join(stream),
                    check=True)
     git(path, "checkout", "-q", "main")
@@ -89,7 +96,7 @@ def record_verifications(path: Path, trees: list[str]) -> None:
     """One observation per tree, 100 per notes commit."""
     repo = in_process(path)
     provenance = current_provenance(repo)
-    profile = write_blob(repo, b'version = 1\n[commands]\ntest = "python -m pytest"\n')
+    profile = write_blob(repo, PROFILE)
     for start in range(0, len(trees), 100):
         drafts = [EventDraft(observation(i, tree, profile), (tree,), state_key=tree)
                   for i, tree in enumerate(trees[start:start + 100], start)]
@@ -108,7 +115,8 @@ def main() -> int:
     record_verifications(path, build_history(path, args.commits))
     listed = subprocess.run([*correx_script(), "log"], cwd=path, capture_output=True,
                             check=True).stdout.decode().splitlines()
-    assert len(listed) == args.commits and all(" - none " not in line for line in listed)
+    assert len(listed) == args.commits and all(" - none " not in line and " ≠ " not in line
+                                               for line in listed)
     log_argv = " ".join([*correx_script(), "log"])
     times, cpu_times = time_commands_cpu({
         "git correx log": [*correx_script(), "log"],

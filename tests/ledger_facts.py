@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from benchmarks.raw_events import raw_draft as raw_draft  # one definition, re-exported
-from gitcorrex.git import Repository, write_blob
+from gitcorrex.git import Repository, blobs_at, write_blob
 from gitcorrex.ledger import EventDraft, append_events
 from gitcorrex.model.assessment import (
     AssessmentFields,
@@ -46,8 +46,10 @@ def provenance(email: str = "ada@example.test", runtime: str = "1-00ff00ff") -> 
 
 def verification_draft(repo: Repository, tree: str, result: str = "pass", *,
                        tail: str = "", expectation: str = "test", session: str | None = None,
-                       command: str = "test") -> EventDraft:
-    """A `workspace_verification_observed` draft on `tree`, one command run."""
+                       command: str = "test", profile: str | None = None) -> EventDraft:
+    """A `workspace_verification_observed` draft on `tree`, one command run, under
+    `profile` (a blob id): by default the tree's own `.correx.toml`, as `verify` records
+    it, else (a tree without one) PROFILE, under which no pass of that tree counts."""
     failing = result != "pass"
     record = CommandRecord(
         name=command, argv=["python", "-m", "pytest", "-q"], digest="0" * 64,
@@ -61,10 +63,15 @@ def verification_draft(repo: Repository, tree: str, result: str = "pass", *,
         expectation=expectation, result=Result(result),
         reason=Reason.TIMEOUT if result == "unavailable" else None, missing_path=None,
         commands=[record], writes=[], state_after=tree, head_tree=tree, changed_paths=[],
-        changed_paths_omitted=0, profile=write_blob(repo, PROFILE), isolated=False,
-        reused_from=None,
+        changed_paths_omitted=0, profile=profile or tree_profile(repo, tree),
+        isolated=False, reused_from=None,
     )
     return EventDraft(fields, (tree,), session=session, state_key=tree)
+
+
+def tree_profile(repo: Repository, tree: str) -> str:
+    """The blob of `tree`'s `.correx.toml`; PROFILE's (written) when it holds none."""
+    return blobs_at(repo, [tree], ".correx.toml").get(tree) or write_blob(repo, PROFILE)
 
 
 def assessment_draft(tree: str, paths: list[str], commit: str | None = None) -> EventDraft:

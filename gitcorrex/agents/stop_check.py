@@ -1,7 +1,8 @@
 """Before an agent ends its turn: is the changed workspace known-good?
 
 The known-good invariant — a passing observation whose state key is the current state key —
-is exactly what "done" should mean. When the profile opts in (`verify_before_stop`, in
+is exactly what "done" should mean (a pass of the stage's commands under the state tree's
+own profile: model/observed_pass.py). When the profile opts in (`verify_before_stop`, in
 `[defaults]` or per stage, read from HEAD), a Stop hook keeps the agent working while the
 workspace differs from its baseline (the session's, else HEAD's tree) and the current state
 key has no pass of the stage's expectation, telling it to run `git correx verify` and fix what
@@ -51,8 +52,11 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
     selection = select_expectation(profile, stage=stage, expect=None)
     if not selection.commands:
         return ALLOW
+    from gitcorrex.profiles.profile_file import tree_profiles
+
     events = ledger.read_subject(repo, state_key).events
-    if find_reusable_pass(events, state_key=state_key, commands=selection.commands):
+    if find_reusable_pass(events, state_key=state_key, commands=selection.commands,
+                          profile=tree_profiles(repo, [state_key])[state_key]):
         return ALLOW
     return Verdict(True, _reason(state_key, selection.expectation, stage))
 

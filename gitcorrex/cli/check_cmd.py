@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from gitcorrex.cli.options import json_option, start_dir
+from gitcorrex.errors import UsageError
 from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
@@ -35,9 +36,14 @@ if TYPE_CHECKING:
     help="Count only passes whose ledger commit git verifies as signed by a trusted key "
     "(implies --require-pass; also `git config correx.requireSigned true`).",
 )
+@click.option(
+    "--profile-from", "profile_from", metavar="REV",
+    help="Count a pass run under REV's profile instead of BASE's (e.g. HEAD: the branch's "
+    "own; said in the output). Needs --require-pass.",
+)
 @json_option
 def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
-          require_signed: bool, as_json: bool) -> Conclusion:
+          require_signed: bool, profile_from: str | None, as_json: bool) -> Conclusion:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
@@ -45,8 +51,8 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     are not canonical (`..`, `.git`, empty components) are always violations. Read-only
     unless --record.
     Exit 0 clean, 1 violations (or, with --require-pass, no recorded pass on the head's
-    tree; with --require-signed, none added by a ledger commit signed by a trusted key),
-    2 bad range or profile, 3 history missing (shallow clone).
+    tree run under BASE's profile; with --require-signed, none added by a ledger commit
+    signed by a trusted key), 2 bad range or profile, 3 history missing (shallow clone).
     """
     from gitcorrex.clock import now_utc
     from gitcorrex.git import discover
@@ -56,7 +62,8 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     repo = discover(start_dir())
     gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=now_utc,
                             provenance=lambda: current_provenance(repo),
-                            required=_required_pass(repo, require_pass, require_signed))
+                            required=_required_pass(repo, require_pass, require_signed,
+                                                    profile_from))
     if gate.recorded is not None:
         click.echo(f"git correx: recorded {gate.recorded} assessment(s)", err=True)
     if as_json:
@@ -68,16 +75,21 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     return gate.conclusion
 
 
-def _required_pass(repo: Repository, require_pass: bool,
-                   require_signed: bool) -> Callable[[str], RequiredPass] | None:
+def _required_pass(repo: Repository, require_pass: bool, require_signed: bool,
+                   profile_from: str | None) -> Callable[[RangeReport], RequiredPass] | None:
     """The head's counted status when a pass is required; signed as flag or config say."""
     if not (require_pass or require_signed):
+        if profile_from is not None:
+            raise UsageError("--profile-from chooses the profile a required pass ran",
+                             hint="add --require-pass, or drop --profile-from")
         return None
     from gitcorrex.git import is_signature_required
     from gitcorrex.review.require_pass import required_pass
 
-    return lambda head: required_pass(
-        repo, commit=head, signed=require_signed or is_signature_required(repo))
+    signed = require_signed or is_signature_required(repo)
+    return lambda report: required_pass(
+        repo, base=report.base, base_rev=report.range.partition("..")[0], commit=report.head,
+        signed=signed, profile_from=profile_from)
 
 
 def render_text(report: RangeReport) -> str:

@@ -20,8 +20,9 @@ def log(revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
         as_json: bool) -> Conclusion:
     """One line per commit of RANGE (default HEAD): its tree's latest verification.
 
-    ✓ pass, ✗ fail, ? unavailable, - none (unverified). Keyed by tree: a rebased commit
-    with an identical tree shows the same status. Reads only; exit 0.
+    ✓ pass, ✗ fail, ? unavailable, - none (unverified), ≠ a pass under another profile
+    than the tree's own (never counted). Keyed by tree: a rebased commit with an identical
+    tree shows the same status. Reads only; exit 0.
     """
     from gitcorrex.cli.log_render import print_log
 

@@ -28,6 +28,8 @@ def render_line(line: LogLine) -> str:
     text = f"{line.commit.sha[:12]} {status.mark} {status.result:<11}"
     if status.at is not None:
         reason = f" [{status.reason}]" if status.reason else ""
+        if status.profile is not None:
+            reason += f" [ran profile {status.profile[:12]}, not the tree's]"
         what = status.problem or status.expectation or ""
         text += f" {printable(what)}{reason} by {printable(status.by or '')}"
         text += f" {status.at[:19]}Z"

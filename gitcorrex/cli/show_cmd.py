@@ -16,7 +16,8 @@ from gitcorrex.model.printable import printable_lines
 def show(rev: str | None, worktree: bool, as_json: bool) -> Conclusion:
     """List the events recorded on REV's tree (default: the current state key), newest first.
 
-    No events means the tree is unverified, never that it passed.
+    No events means the tree is unverified, never that it passed; a pass that ran another
+    profile than the tree's own is `≠ pass under another profile`.
     """
     from gitcorrex.errors import UsageError
     from gitcorrex.git import compute_state, discover
@@ -40,5 +41,5 @@ def show(rev: str | None, worktree: bool, as_json: bool) -> Conclusion:
         return Conclusion.OK
     click.echo(f"tree {result.tree} ({result.source}): {len(result.events)} event(s)")
     for event in result.events:
-        click.echo(printable_lines(describe_event(event)))
+        click.echo(printable_lines(describe_event(event, result.counts)))
     return Conclusion.OK

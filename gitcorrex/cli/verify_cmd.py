@@ -21,20 +21,27 @@ from gitcorrex.model.conclusion import Conclusion
 @click.option("--reuse", is_flag=True,
               help="Cite an earlier pass of this exact tree and commands instead of running.")
 @click.option("--isolated", is_flag=True,
-              help="Run in a throwaway worktree holding exactly the state tree.")
+              help="Run the state tree's profile in a throwaway worktree holding exactly "
+                   "the state tree.")
+@click.option("--profile-from", "profile_from", metavar="REV",
+              help="Run the commands REV's profile selects (e.g. the base branch's, for "
+                   "the CI gate); recorded in the observation.")
 @click.option("--artifact", "artifacts", multiple=True, metavar="NAME=FILE",
               help="An artifact the active step's stage gates need (repeatable).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not stream command output.")
 @json_option
 @click.pass_obj
 def verify(head_start: HeadStart | None, stage: str | None, expect: str | None,
-           session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-           quiet: bool, as_json: bool) -> Conclusion:
+           session: str | None, reuse: bool, isolated: bool, profile_from: str | None,
+           artifacts: tuple[str, ...], quiet: bool, as_json: bool) -> Conclusion:
     """Observe the configured commands on this exact workspace state and record the result.
 
     Inside a session with an active step it settles the step: write evidence, the stage's
     gates, the step's checks and the build expectation (docs/settlement.md).
-    Exit 0 pass (or nothing to verify), 1 fail, 3 unavailable.
+    The profile run is the one the state holds (exit 3 if the index hides a change to it),
+    or REV's with --profile-from.
+    Exit 0 pass (or nothing to verify), 1 fail, 2 bad profile or option, 3 unavailable.
     """
     return run_verify(head_start, stage=stage, expect=expect, session=session, reuse=reuse,
-                      isolated=isolated, artifacts=artifacts, quiet=quiet, as_json=as_json)
+                      isolated=isolated, profile_from=profile_from, artifacts=artifacts,
+                      quiet=quiet, as_json=as_json)

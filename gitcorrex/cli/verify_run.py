@@ -23,11 +23,12 @@ if TYPE_CHECKING:
 
 def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
                session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-               quiet: bool, as_json: bool) -> Conclusion:
+               quiet: bool, as_json: bool, profile_from: str | None) -> Conclusion:
     """Verify the workspace, print the summary (or the `--json` document); the exit code."""
     streaming = not quiet and not as_json
     outcome = _verify(head_start, stage=stage, expect=expect, session=session, reuse=reuse,
-                      isolated=isolated, artifacts=artifacts, streaming=streaming)
+                      isolated=isolated, profile_from=profile_from, artifacts=artifacts,
+                      streaming=streaming)
     from gitcorrex.cli.progress import write_verbatim
 
     if outcome.failing_output is not None and not (streaming and outcome.streamed):
@@ -46,8 +47,8 @@ def _emit_json(document: dict[str, object]) -> None:
 
 
 def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,
-            session: str | None, reuse: bool, isolated: bool, artifacts: tuple[str, ...],
-            streaming: bool) -> VerifyOutcome:
+            session: str | None, reuse: bool, isolated: bool, profile_from: str | None,
+            artifacts: tuple[str, ...], streaming: bool) -> VerifyOutcome:
     """The one use case, on the scan `main` began before anything was imported (or one
     begun now): git keys the workspace while the modules below load."""
     import os
@@ -69,7 +70,7 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
 
         progress = TerminalProgress() if streaming else SilentProgress()
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
-                                isolated=isolated)
+                                isolated=isolated, profile_from=profile_from)
         context = VerifyContext(os.environ, now_utc, current_provenance(repo), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))

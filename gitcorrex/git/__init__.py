@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.objects import lookup_objects as lookup_objects
     from gitcorrex.git.objects import read_blob as read_blob
     from gitcorrex.git.objects import write_index_tree as write_index_tree
+    from gitcorrex.git.path_blobs import blobs_at as blobs_at
     from gitcorrex.git.process import encode_path as encode_path
     from gitcorrex.git.process import git_version as git_version
     from gitcorrex.git.push_report import RefStatus as RefStatus
@@ -182,6 +183,7 @@ FACE = {
     "lookup_objects": "objects",
     "read_blob": "objects",
     "write_index_tree": "objects",
+    "blobs_at": "path_blobs",
     "encode_path": "process",
     "git_version": "process",
     "RefStatus": "push_report",

@@ -3,7 +3,7 @@
 The range's manifest verdict (range_check.py), recorded on each violating commit's tree when
 asked (range_record.py), and, when CI trusts recorded passes, the head's required pass. That
 last check is review's (review/require_pass.py); this package never imports it: the caller
-hands it in as `required`, a function of the head commit.
+hands it in as `required`, a function of the range's report (its base and head).
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ class RangeGate:
 
 def check_range_gate(repo: Repository, *, spec: str, stage: str | None, record: bool,
                      clock: Callable[[], datetime], provenance: Callable[[], Provenance],
-                     required: Callable[[str], HeadCheck] | None) -> RangeGate:
+                     required: Callable[[RangeReport], HeadCheck] | None) -> RangeGate:
     """Judge `spec` (raises when history is missing), record BLOCKs when `record`, then ask
-    `required` about the head commit."""
+    `required` about the range's head (under its base's profile)."""
     report = check_range(repo, spec=spec, stage=stage)
     recorded = None
     if record and not report.ok:
         recorded = len(record_range(repo, report, clock=clock, provenance=provenance()))
-    return RangeGate(report, recorded, None if required is None else required(report.head))
+    return RangeGate(report, recorded, None if required is None else required(report))

@@ -134,12 +134,15 @@ class PlanLockedFields(EventPayload):
     session (`plan lock NEW --session ID --replaces OLD`) adds the plan it supersedes, the
     new plan's step ids, the steps that stay verified (`kept`) and the steps whose identity
     is unchanged and so keep their attempts and budget (`carried`): a re-plan is no
-    parallel counter, and a changed or new step starts at 0.
+    parallel counter, and a changed or new step starts at 0. `profile` is the blob of the
+    lock state's `.correx.toml`: the profile the session is bound to, under which alone
+    an observation moves its baseline (model/observed_pass.py); absent on locks recorded
+    before it was (their sessions trust each observation's own profile).
     """
 
     KIND = "plan_locked"
     OMIT_WHEN_NONE = frozenset({"replaces", "steps", "kept", "baseline_observation",
-                                "baseline_unverified", "carried"})
+                                "baseline_unverified", "carried", "profile"})
 
     plan: Oid
     plan_id: str
@@ -151,6 +154,7 @@ class PlanLockedFields(EventPayload):
     baseline_observation: str | None = None
     baseline_unverified: str | None = Field(default=None, max_length=1024)
     carried: list[str] | None = None
+    profile: Oid | None = None
 
 
 class SessionStartedFields(EventPayload):

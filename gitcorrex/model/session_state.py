@@ -125,6 +125,7 @@ class SessionState:
     preconditions: list[OpenPrecondition]
     clarified: list[str]
     problems: list[FoldProblem]
+    profile: str | None  # the blob of the profile the session is locked under, if recorded
 
     def step(self, step_id: str) -> StepState | None:
         """The step called `step_id` in the current plan, or None."""

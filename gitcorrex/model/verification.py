@@ -41,9 +41,17 @@ class CommandRecord(Record):
 
 
 class VerificationFields(EventPayload):
-    """`workspace_verification_observed` beyond the envelope (which carries state_key)."""
+    """`workspace_verification_observed` beyond the envelope (which carries state_key).
+
+    `profile` is the blob of the `.correx.toml` the commands came from: a pass counts only
+    under a profile the reader trusts (model/observed_pass.py). `profile_from` is the
+    commit whose profile was run on purpose instead of the tree's (`verify --profile-from
+    REV`, e.g. the base's profile for the CI gate); absent otherwise, so older lines stay
+    byte-equal.
+    """
 
     KIND = OBSERVATION_KIND
+    OMIT_WHEN_NONE = frozenset({"profile_from"})
 
     expectation: str
     result: Result
@@ -58,6 +66,7 @@ class VerificationFields(EventPayload):
     profile: Oid
     isolated: bool
     reused_from: str | None
+    profile_from: Oid | None = None
 
 
 class SetupFields(EventPayload):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from gitcorrex import ledger
 from gitcorrex.model.grounding import GroundingFields, Verdict
 from gitcorrex.model.note_lines import TypedEvent, typed_events
+from gitcorrex.model.observed_pass import is_under
 from gitcorrex.model.plan_events import (
     Decision,
     PlanLockedFields,
@@ -26,6 +27,7 @@ from gitcorrex.model.record import Record
 from gitcorrex.model.typed_facts import Fact, facts_of, latest, read_facts
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.plan.open_plan import PlanContext
+from gitcorrex.profiles.profile_file import PROFILE_NAME
 
 Validation = Fact[PlanValidatedFields]
 Grounding = Fact[GroundingFields]
@@ -58,11 +60,13 @@ class LockFacts:
 
 
 def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str,
-                  state_key: str, baseline_required: bool = False) -> LockFacts:
+                  state_key: str, baseline_required: bool = False,
+                  profile: str | None = None) -> LockFacts:
     """Check every precondition against the ledger `view`; report all that fail.
 
     `baseline_required` (a new session's lock, unless `--baseline-unverified` records why
-    not) adds the need for a passing observation of the lock state; a re-plan keeps the
+    not) adds the need for a passing observation of the lock state under `profile`, the
+    blob of the lock state's `.correx.toml` (model/observed_pass.py); a re-plan keeps the
     running session's baseline instead."""
     typed = typed_events(view.scanned_on(context.subject).entries,
                          (PlanValidatedFields, GroundingFields))
@@ -72,8 +76,8 @@ def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str
                   if f.payload.plan == context.identity]
     validation, problem = _validation(context, validations)
     grounding, grounding_problem = _grounding(groundings, state_key)
-    baseline, baseline_problem = _baseline(view, state_key) if baseline_required else (None,
-                                                                                       None)
+    baseline, baseline_problem = _baseline(view, state_key, profile) if baseline_required \
+        else (None, None)
     missing = [_naming_unfit(m, typed) for m in (problem, grounding_problem, baseline_problem,
                                                  _session_problem(view, session)) if m]
     return LockFacts(validation, grounding, missing, baseline)
@@ -95,15 +99,22 @@ def _naming_unfit(missing: Missing, typed: list[TypedEvent]) -> Missing:
     return missing.model_copy(update={"message": missing.message + note})
 
 
-def _baseline(view: ledger.LedgerView,
-              state_key: str) -> tuple[Baseline | None, Missing | None]:
-    """The first step starts on the lock state: a verification of it must have passed (the
-    latest readable one on this state key decides)."""
+def _baseline(view: ledger.LedgerView, state_key: str,
+              profile: str | None) -> tuple[Baseline | None, Missing | None]:
+    """The first step starts on the lock state: a verification of it under the profile it
+    holds must have passed (the latest readable one on this state key under that profile
+    decides; one under another profile says nothing about this one's commands)."""
     observed = [f for f in read_facts(view.scanned_on(state_key).entries, VerificationFields)
                 if f.state_key == state_key]
-    last = latest(observed)
+    last = latest(f for f in observed if is_under(f.payload, profile))
     unverified = ("or lock it knowingly: `git correx plan lock PLAN --baseline-unverified "
                   "--reason TEXT` (recorded)")
+    if last is None and observed:
+        return None, Missing(code="baseline_other_profile",
+                             message=f"the workspace state {state_key[:12]} the session would "
+                                     "start on was verified only under another profile than "
+                                     f"the {PROFILE_NAME} it holds",
+                             hint=f"run `git correx verify` on this state, {unverified}")
     if last is None:
         return None, Missing(code="baseline_unverified",
                              message=f"nothing verified the workspace state {state_key[:12]} "

@@ -25,13 +25,14 @@ from gitcorrex.profiles.limits import (
     nesting_error,
     refuse_byte_order_mark,
 )
+from gitcorrex.profiles.profile_file import PROFILE_NAME as PROFILE_NAME  # re-exported
+from gitcorrex.profiles.profile_file import read_profile_bytes as read_profile_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-PROFILE_NAME = ".correx.toml"
 _POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$|\s*\(at end of document\)$")
 
 
@@ -50,19 +51,6 @@ def load_profile(root: Path) -> LoadedProfile:
     raw = read_profile_bytes(root)
     profile = parse_profile(raw, source=PROFILE_NAME)
     return LoadedProfile(profile, raw, root / PROFILE_NAME, git_blob_oid(raw))
-
-
-def read_profile_bytes(root: Path) -> bytes:
-    """The raw profile of a work tree; missing or unreadable is a ConfigError with the fix."""
-    path = root / PROFILE_NAME
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(f"no {PROFILE_NAME} in {root}",
-                          hint="run `git correx init` to write a starter profile") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}",
-                          hint=f"make {PROFILE_NAME} a readable file") from None
 
 
 def parse_profile(text: bytes, *, source: str) -> Profile:

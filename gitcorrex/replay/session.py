@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitcorrex.model.note_lines import LedgerEntry, TypedEvent
+from gitcorrex.model.observed_pass import is_pass_under
 from gitcorrex.model.plan_events import PlanLockedFields, SessionStartedFields
 from gitcorrex.model.preconditions import PreconditionClarified, PreconditionFailed
 from gitcorrex.model.record import EventPayload
@@ -38,7 +39,7 @@ from gitcorrex.model.session_state import (
     StepState,
     StepStatus,
 )
-from gitcorrex.model.verification import Result, VerificationFields
+from gitcorrex.model.verification import VerificationFields
 
 UNATTRIBUTED = "unattributed"
 MALFORMED = "malformed"
@@ -70,6 +71,7 @@ class _Fold:
     preconditions: dict[str, OpenPrecondition] = field(default_factory=dict)
     clarified: list[str] = field(default_factory=list)
     problems: list[FoldProblem] = field(default_factory=list)
+    profile: str | None = None
 
 
 def fold_session(session: str, events: Sequence[TypedEvent], *,
@@ -146,6 +148,8 @@ def _unreadable(state: _Fold, entry: LedgerEntry, problem: str) -> None:
 def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None:
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
+    if payload.profile is not None:  # the profile the session is bound to from here on
+        state.profile = payload.profile
     if payload.replaces is None:
         if state.baseline is None and entry.state_key is not None:
             unverified = payload.baseline_unverified
@@ -180,7 +184,10 @@ def _carried(step: _Step) -> _Step:
 
 
 def _observed(state: _Fold, entry: LedgerEntry, payload: VerificationFields) -> None:
-    if payload.result is not Result.PASS or entry.state_key is None:
+    """A pass under the profile the session was locked under moves the baseline; a session
+    locked before locks recorded it (or never locked) trusts each observation's own."""
+    trusted = payload.profile if state.profile is None else state.profile
+    if not is_pass_under(payload, trusted) or entry.state_key is None:
         return
     state.baseline = Baseline(
         state_key=entry.state_key, source="observation", event=entry.id,
@@ -259,7 +266,7 @@ def _freeze(state: _Fold, revision: int) -> SessionState:
         active_step=state.active, active_writes=state.writes, steps=steps,
         baseline=state.baseline, pause=state.pause,
         preconditions=sorted(state.preconditions.values(), key=lambda p: p.path),
-        clarified=sorted(state.clarified), problems=state.problems)
+        clarified=sorted(state.clarified), problems=state.problems, profile=state.profile)
 
 
 def _shown_status(step: _Step, waiting: bool) -> StepStatus:

@@ -6,6 +6,7 @@ whose fields do not fit its class prints as `unfit_text`, an unknown kind as its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from gitcorrex.model.assessment import AssessmentFields
@@ -22,11 +23,12 @@ from gitcorrex.model.session_events import (
     StepVerifiedFields,
     TransitionAdmittedFields,
 )
-from gitcorrex.model.verification import SetupFields, VerificationFields
+from gitcorrex.model.verification import Result, SetupFields, VerificationFields
 from gitcorrex.review.gate_lines import gate_line
 from gitcorrex.review.tree_status import writer_label
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?"}
+Counts = Callable[[VerificationFields], bool]  # whether a verification ran the trusted profile
 
 
 class Described(Protocol):
@@ -48,9 +50,11 @@ class Described(Protocol):
     def state_key(self) -> str | None: ...
 
 
-def describe_event(event: RecordedEvent) -> str:
-    """`<time> <kind-specific verdict> by <who> [session#seq] id <12>`; never raises."""
-    return describe_read(event, event.actor, *payload_or_problem(event))
+def describe_event(event: RecordedEvent, counts: Counts | None = None) -> str:
+    """`<time> <kind-specific verdict> by <who> [session#seq] id <12>`; never raises.
+    `counts` (`show`, which knows the tree) says whether a verification ran the tree's own
+    profile: a pass that did not is `≠ pass under another profile`, never `✓`."""
+    return describe_read(event, event.actor, *payload_or_problem(event), counts=counts)
 
 
 def describe_entry(entry: LedgerEntry) -> str:
@@ -61,10 +65,10 @@ def describe_entry(entry: LedgerEntry) -> str:
 
 
 def describe_read(event: Described, actor: ReadActor, payload: EventPayload | None,
-                  problem: str | None) -> str:
+                  problem: str | None, counts: Counts | None = None) -> str:
     """The line from the envelope of `event`, its writer and its payload (or why it does
     not fit its kind)."""
-    parts = [event.at[:19] + "Z", _verdict(event, payload, problem)]
+    parts = [event.at[:19] + "Z", _verdict(event, payload, problem, counts)]
     parts.append(f"by {writer_label(actor)}")
     if event.session is not None:
         parts.append(f"session {event.session}#{event.seq}")
@@ -74,19 +78,20 @@ def describe_read(event: Described, actor: ReadActor, payload: EventPayload | No
     return "  ".join(parts)
 
 
-def _verdict(event: Described, payload: EventPayload | None, problem: str | None) -> str:
+def _verdict(event: Described, payload: EventPayload | None, problem: str | None,
+             counts: Counts | None) -> str:
     if problem is not None:
         return unfit_text(event.kind, problem)
     if payload is None:  # a kind this version does not know
         return event.kind
+    if isinstance(payload, VerificationFields):
+        return _verification(payload, counts)
     return _payload_verdict(payload, event.step) or gate_line(payload) or event.kind
 
 
 def _payload_verdict(payload: EventPayload, step: str | None) -> str | None:
-    """The verdict of an observation, a setup, an assessment or a session transition."""
+    """The verdict of a setup, an assessment or a session transition."""
     match payload:
-        case VerificationFields():
-            return _verification(payload)
         case SetupFields(outcome=outcome, expectation=expectation):
             return f"setup {outcome} for {expectation}"
         case AssessmentFields():
@@ -98,10 +103,13 @@ def _payload_verdict(payload: EventPayload, step: str | None) -> str | None:
                      *(f"{name}={value}" for name, value in details if value is not None)])
 
 
-def _verification(fields: VerificationFields) -> str:
-    """`✗ fail test (test) [timeout] reused abcdef012345`."""
+def _verification(fields: VerificationFields, counts: Counts | None = None) -> str:
+    """`✗ fail test (test) [timeout] reused abcdef012345`; `≠ pass under another profile
+    test (test)` when `counts` says it ran another profile than the tree's."""
     result = fields.result.value
-    text = f"{MARKS.get(result, '?')} {result} {fields.expectation}"
+    if counts is not None and not counts(fields) and fields.result is Result.PASS:
+        result = "pass under another profile"
+    text = f"{MARKS.get(result, '≠')} {result} {fields.expectation}"
     names = ", ".join(command.name for command in fields.commands)
     text += f" ({names})" if names else ""
     text += f" [{fields.reason.value}]" if fields.reason else ""

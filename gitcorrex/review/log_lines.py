@@ -13,14 +13,16 @@ if TYPE_CHECKING:
     from gitcorrex.model.ledger_problem import Problem
     from gitcorrex.review.ledger_signers import Signer
 
-MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-"}
+MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-", "other_profile": "≠"}
 
 
 @dataclass(frozen=True)
 class TreeStatus:
     """`result` is pass, fail, unavailable or none; the rest is None when it is none.
     `problem` is set (and `expectation`, `reason` are None) when the latest verification's
-    fields do not fit its kind: its result is then `unavailable`."""
+    fields do not fit its kind: its result is then `unavailable`. `profile` is set when no
+    verification ran the trusted profile and the status shows one that ran another (that
+    blob): its pass is `other_profile`, never `pass` (model/observed_pass.py)."""
 
     tree: str
     result: str
@@ -30,16 +32,22 @@ class TreeStatus:
     at: str | None = None
     event: str | None = None
     problem: str | None = None
+    profile: str | None = None
 
     @property
     def mark(self) -> str:
         return MARKS.get(self.result, "?")
 
     def as_dict(self) -> dict[str, str | None]:
-        """The JSON form; `problem` only when there is one (documents stay as they were)."""
+        """The JSON form; `problem` and `profile` only when set (documents stay as they
+        were)."""
         document = {"tree": self.tree, "result": self.result, "expectation": self.expectation,
                     "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
-        return document if self.problem is None else {**document, "problem": self.problem}
+        if self.problem is not None:
+            document["problem"] = self.problem
+        if self.profile is not None:
+            document["profile"] = self.profile
+        return document
 
 
 @dataclass(frozen=True)

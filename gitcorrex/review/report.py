@@ -1,9 +1,11 @@
 """`git correx report`: what the ledger says about each commit of a pull request.
 
-Per commit (oldest first): its tree's verifications, manifest assessments, plan grounding
-verdicts and post-stage gate results, and where every session that recorded something on
-that tree stands — folded by the same function as `session status`. Read in two batched
-passes (the trees, then the sessions they name) at one ledger tip.
+Per commit (oldest first): its tree's verifications (its status decided under the tree's
+own profile: a pass that ran another is shown as such, never as a pass), manifest
+assessments, plan grounding verdicts and post-stage gate results, and where every session
+that recorded something on that tree stands — folded by the same function as `session
+status`. Read in two batched passes (the trees, then the sessions they name) at one ledger
+tip, and one `git cat-file` for the trees' profiles.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.note_lines import LedgerEntry, Problem
 from gitcorrex.model.verification import VerificationFields
+from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_KINDS
 from gitcorrex.review.tree_status import TreeStatus, tree_status
@@ -43,7 +46,8 @@ class SessionOutcome:
 
 @dataclass(frozen=True)
 class CommitFacts:
-    """One commit and the facts on its tree, each list newest first."""
+    """One commit and the facts on its tree, each list newest first; `profile` is the blob
+    of the tree's `.correx.toml` (None: it has none), the only profile a pass of it ran."""
 
     commit: LoggedCommit
     status: TreeStatus
@@ -52,6 +56,7 @@ class CommitFacts:
     groundings: list[RecordedEvent]
     gates: list[RecordedEvent]
     sessions: list[SessionOutcome]
+    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,12 +76,14 @@ def build_report(repo: Repository, *, revisions: list[str]) -> Report:
     names = sorted({e.session for c in commits for e in trees.on(c.tree) if e.session})
     sessions = read_subjects(repo, (session_object_oid(name) for name in names), at=trees)
     outcomes = {name: _outcome(name, sessions.on(session_object_oid(name))) for name in names}
-    facts = [_facts(commit, trees.on(commit.tree), outcomes) for commit in commits]
+    profiles = tree_profiles(repo, [commit.tree for commit in commits])
+    facts = [_facts(commit, trees.on(commit.tree), outcomes, profiles[commit.tree])
+             for commit in commits]
     return Report(revisions or ["HEAD"], facts, [*trees.problems, *sessions.problems])
 
 
 def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
-           outcomes: dict[str, SessionOutcome | None]) -> CommitFacts:
+           outcomes: dict[str, SessionOutcome | None], profile: str | None) -> CommitFacts:
     newest = sorted(entries, key=time_order, reverse=True)
 
     def of(kind: str) -> list[RecordedEvent]:
@@ -84,10 +91,11 @@ def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
 
     names = dict.fromkeys(entry.session for entry in newest if entry.session)
     found = [outcomes[name] for name in names if outcomes.get(name) is not None]
-    return CommitFacts(commit, tree_status(commit.tree, entries), of(VerificationFields.KIND),
-                       of(AssessmentFields.KIND), of(GroundingFields.KIND),
+    return CommitFacts(commit, tree_status(commit.tree, entries, profile),
+                       of(VerificationFields.KIND), of(AssessmentFields.KIND),
+                       of(GroundingFields.KIND),
                        [entry.event() for entry in newest if entry.kind in GATE_KINDS],
-                       [outcome for outcome in found if outcome is not None])
+                       [outcome for outcome in found if outcome is not None], profile)
 
 
 def _outcome(session: str, entries: Sequence[LedgerEntry]) -> SessionOutcome | None:

@@ -17,6 +17,7 @@ from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.grounding import GroundingFields, Status
 from gitcorrex.model.grounding import Verdict as PlanVerdict
+from gitcorrex.model.observed_pass import is_under
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
@@ -49,6 +50,9 @@ def _header(report: Report) -> Iterator[str]:
     yield f"## git correx report: {markdown_text(' '.join(report.revisions))}"
     yield ""
     counts = [f"{MARKS[r]} {report.count(r)} {r}" for r in ("pass", "fail", "unavailable")]
+    other = report.count("other_profile")
+    if other:
+        counts.append(f"{MARKS['other_profile']} {other} pass under another profile")
     yield f"{len(report.commits)} commit(s): " + " · ".join(counts) + \
         f" · {MARKS['none']} {report.count('none')} unverified"
     if report.problems:
@@ -78,8 +82,8 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
         yield f"Nothing recorded for tree `{facts.commit.tree[:12]}`: unverified."
         yield ""
         return
-    for event, fields, earlier in latest_per_expectation(facts.verifications):
-        yield from _verification(event, fields, earlier)
+    for event, fields, earlier in latest_per_expectation(facts.verifications, facts.profile):
+        yield from _verification(event, fields, earlier, facts.profile)
     for event in facts.assessments:
         yield "- manifest: " + _fact(event, AssessmentFields, _assessment)
     for event in facts.groundings:
@@ -112,40 +116,54 @@ def _session(outcome: SessionOutcome) -> str:
     return text + f" (revision {outcome.revision})"
 
 
-def latest_per_expectation(verifications: list[RecordedEvent]
+def latest_per_expectation(verifications: list[RecordedEvent], profile: str | None
                            ) -> list[tuple[RecordedEvent, VerificationFields | str, int]]:
-    """The newest observation of each expectation, its fields (or, when they do not fit,
-    the problem: such a line is always listed) and how many older ones it supersedes: a
-    pass is not followed by an older failure's output."""
+    """The newest observation of each expectation under the tree's `profile` (and,
+    apart, under any other), its fields (or, when they do not fit, the problem: such a
+    line is always listed) and how many older ones it supersedes: a pass is not followed
+    by an older failure's output, and a pass under another profile hides nothing."""
     latest: dict[str, tuple[RecordedEvent, VerificationFields | str, int]] = {}
     for event in verifications:  # newest first
         payload, problem = payload_or_problem(event)
         if not isinstance(payload, VerificationFields):
             latest[f"\0{event.id}"] = (event, str(problem), 0)
             continue
-        found = latest.get(payload.expectation)
-        latest[payload.expectation] = (event, payload, 0) if found is None \
+        key = payload.expectation + ("" if is_under(payload, profile) else "\0other")
+        found = latest.get(key)
+        latest[key] = (event, payload, 0) if found is None \
             else (found[0], found[1], found[2] + 1)
     return list(latest.values())
 
 
 def _verification(event: RecordedEvent, fields: VerificationFields | str,
-                  earlier: int = 0) -> Iterator[str]:
+                  earlier: int = 0, profile: str | None = None) -> Iterator[str]:
     if isinstance(fields, str):
         yield f"- {markdown_text(unfit_text(event.kind, fields))}"
         return
-    result = fields.result.value
-    text = f"- {MARKS.get(result, '?')} verification {markdown_text(result)} " \
+    mark, shown, other = _shown(fields, profile)
+    text = f"- {mark} verification {markdown_text(shown)} " \
            f"**{markdown_text(fields.expectation)}** by " \
            f"{markdown_text(actor_label(event))} at {markdown_text(event.at)}"
     if fields.reason:
         text += f" ({markdown_text(fields.reason.value)})"
+    if other:
+        text += f" (ran profile `{fields.profile[:12]}`, the tree's is " \
+                f"{f'`{profile[:12]}`' if profile else 'none'})"
     if earlier:
         text += f" (latest of {earlier + 1} observations)"
     yield text
     failed = _stopping_command(fields.commands) if fields.result is not Result.PASS else None
     if failed is not None:
         yield from _details(failed)
+
+
+def _shown(fields: VerificationFields, profile: str | None) -> tuple[str, str, bool]:
+    """(mark, result as shown, whether it ran another profile than the tree's): a pass
+    under another profile is never ✓ (model/observed_pass.py)."""
+    other = not is_under(fields, profile)
+    if other and fields.result is Result.PASS:
+        return MARKS["other_profile"], "pass under another profile", other
+    return MARKS.get(fields.result.value, "?"), fields.result.value, other
 
 
 def _stopping_command(commands: list[CommandRecord]) -> CommandRecord | None:

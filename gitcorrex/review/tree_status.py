@@ -1,9 +1,11 @@
-"""A tree's verification status: its latest recorded verification, or none at all.
+"""A tree's verification status: its latest recorded verification under the profile the
+reader trusts, or none at all.
 
 Keyed by tree, never by commit: a rebased commit with an identical tree has the same
 status. No observation means `none` (unverified), never `pass`. A latest verification
 whose fields do not fit its class is `unavailable` and carries the problem instead of an
-expectation: nothing half-read passes (or fails).
+expectation: nothing half-read passes (or fails). A pass that ran another profile than the
+trusted one is `other_profile` (model/observed_pass.py: what a pass is).
 """
 
 from __future__ import annotations
@@ -13,34 +15,46 @@ from collections.abc import Sequence
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import ReadActor, RecordedEvent
 from gitcorrex.model.note_lines import LedgerEntry, written_typed
+from gitcorrex.model.observed_pass import is_under
 from gitcorrex.model.payload_problem import unfit_text
-from gitcorrex.model.verification import VerificationFields
+from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
 from gitcorrex.review.log_lines import TreeStatus
 
 
-def latest_verification(entries: Sequence[LedgerEntry]) -> LedgerEntry | None:
-    """The newest verification among `entries` (by time, then id); None when there is none."""
-    mine = [entry for entry in entries if entry.kind == VerificationFields.KIND]
-    if not mine:
-        return None
-    return max(mine, key=time_order)
+def tree_status(tree: str, entries: Sequence[LedgerEntry], profile: str | None) -> TreeStatus:
+    """The status of one tree under the trusted `profile` (its own `.correx.toml` blob, or
+    the base's for the CI gate): the newest verification that ran it — or that does not fit
+    its class (unavailable: nothing half-read passes) — decides. Verifications under another
+    profile say nothing about this one's commands: only when none ran it is the newest of
+    them shown, its pass as `other_profile` (model/observed_pass.py)."""
+    foreign: TreeStatus | None = None
+    for entry in sorted(verifications(entries), key=time_order, reverse=True):
+        typed, writer = written_typed(entry, VerificationFields)  # one parse gives both
+        by = writer_label(writer)
+        payload = typed.payload
+        if not isinstance(payload, VerificationFields):
+            return TreeStatus(tree, "unavailable", by=by, at=entry.at, event=entry.id,
+                              problem=unfit_text(entry.kind, str(typed.problem)))
+        if is_under(payload, profile):
+            return _status(tree, entry, payload, by, None)
+        foreign = foreign or _status(tree, entry, payload, by, payload.profile)
+    return foreign or TreeStatus(tree, "none")
 
 
-def tree_status(tree: str, entries: Sequence[LedgerEntry]) -> TreeStatus:
-    """The status `log` shows for one tree."""
-    entry = latest_verification(entries)
-    if entry is None:
-        return TreeStatus(tree, "none")
-    typed, writer = written_typed(entry, VerificationFields)  # one parse gives both
-    by = writer_label(writer)
-    match typed.payload:
-        case VerificationFields(result=result, expectation=expectation, reason=reason):
-            return TreeStatus(tree, result.value, expectation=expectation,
-                              reason=None if reason is None else reason.value,
-                              by=by, at=entry.at, event=entry.id)
-    return TreeStatus(tree, "unavailable", by=by, at=entry.at, event=entry.id,
-                      problem=unfit_text(entry.kind, str(typed.problem)))
+def verifications(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
+    return [entry for entry in entries if entry.kind == VerificationFields.KIND]
+
+
+def _status(tree: str, entry: LedgerEntry, payload: VerificationFields, by: str,
+            other: str | None) -> TreeStatus:
+    """`other`: the profile it ran when that is not the trusted one."""
+    result = payload.result.value
+    if other is not None and payload.result is Result.PASS:
+        result = "other_profile"
+    return TreeStatus(tree, result, expectation=payload.expectation,
+                      reason=None if payload.reason is None else payload.reason.value,
+                      by=by, at=entry.at, event=entry.id, profile=other)
 
 
 def actor_label(event: RecordedEvent) -> str:

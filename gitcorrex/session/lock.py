@@ -27,6 +27,7 @@ from gitcorrex.model.plan_events import (
 )
 from gitcorrex.plan.lock_checks import LockFacts, Missing, lock_blockers
 from gitcorrex.plan.open_plan import PlanContext, open_plan
+from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.session.replan import replan_session
 from gitcorrex.session.selection import remember_session
 
@@ -58,12 +59,7 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
     `baseline_unverified` (a non-empty reason) locks without one and records why. With
     `replaces`, re-plan the running `session` instead (session/replan.py).
     """
-    if baseline_unverified is not None and not baseline_unverified.strip():
-        raise UsageError("--baseline-unverified needs a reason",
-                         hint="pass --reason TEXT saying why no verification is possible")
-    if baseline_unverified is not None and replaces is not None:
-        raise UsageError("--baseline-unverified applies to a new session, not a re-plan",
-                         hint="drop --baseline-unverified (a re-plan keeps its baseline)")
+    _check_options(baseline_unverified, replaces)
     context = open_plan(repo, path)
     session_id = session or f"{context.plan_id}-{secrets.token_hex(4)}"
     ledger.check_session_id(session_id)
@@ -72,14 +68,16 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
     if replaces is not None:
         return _replan(repo, context, session, replaces, state_key=state_key,
                        expect_revision=expect_revision, now=now, provenance=provenance)
+    profile = tree_profiles(repo, [state_key])[state_key]
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         found = lock_blockers(context, view, session=session_id, state_key=state_key,
-                              baseline_required=baseline_unverified is None)
+                              baseline_required=baseline_unverified is None, profile=profile)
         missing[:] = found.missing
         if found.missing:
             return []
-        return _lock_drafts(context, session_id, state_key, found, baseline_unverified)
+        return _lock_drafts(context, session_id, (state_key, profile), found,
+                            baseline_unverified)
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
     if events:
@@ -88,16 +86,29 @@ def lock_plan(repo: Repository, path: Path, *, session: str | None, now: datetim
                        state_key=state_key, events=events, missing=missing)
 
 
-def _lock_drafts(context: PlanContext, session: str, state_key: str, found: LockFacts,
-                 unverified: str | None) -> list[ledger.EventDraft]:
+def _check_options(baseline_unverified: str | None, replaces: str | None) -> None:
+    if baseline_unverified is not None and not baseline_unverified.strip():
+        raise UsageError("--baseline-unverified needs a reason",
+                         hint="pass --reason TEXT saying why no verification is possible")
+    if baseline_unverified is not None and replaces is not None:
+        raise UsageError("--baseline-unverified applies to a new session, not a re-plan",
+                         hint="drop --baseline-unverified (a re-plan keeps its baseline)")
+
+
+def _lock_drafts(context: PlanContext, session: str, state: tuple[str, str | None],
+                 found: LockFacts, unverified: str | None) -> list[ledger.EventDraft]:
+    """session_started and plan_locked on `state` (its key and the blob of its profile,
+    the profile the session is bound to)."""
     plan = context.loaded.plan
+    state_key, profile = state
     validation, grounding = found.basis()
     started = SessionStartedFields(plan=context.identity, plan_id=plan.id,
                                    steps=[step.id for step in plan.steps])
     locked = PlanLockedFields(plan=context.identity, plan_id=plan.id,
                               validation=validation.id, grounding=grounding.id,
                               baseline_observation=found.baseline.id if found.baseline else None,
-                              baseline_unverified=bound_text(unverified) if unverified else None)
+                              baseline_unverified=bound_text(unverified) if unverified else None,
+                              profile=profile)
     subjects = (context.subject, state_key)
     return [
         ledger.EventDraft(started, subjects=subjects, session=session, state_key=state_key),

@@ -29,6 +29,7 @@ from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatu
 from gitcorrex.plan.load import load_plan
 from gitcorrex.plan.lock_checks import Missing, lock_blockers
 from gitcorrex.plan.open_plan import PlanContext
+from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.selection import remember_session
 from gitcorrex.session.state import existing_state
@@ -43,6 +44,7 @@ def replan_session(repo: Repository, context: PlanContext, session: str, replace
     old_identity = plan_reference(replaces)
     old = session_plan(repo, old_identity)
     new = context.loaded.plan
+    profile = tree_profiles(repo, [state_key])[state_key]
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         _check_replaceable(state, old_identity)
@@ -56,7 +58,7 @@ def replan_session(repo: Repository, context: PlanContext, session: str, replace
                                   grounding=grounding.id, replaces=old_identity,
                                   steps=[s.id for s in new.steps],
                                   kept=kept_steps(old, new, state),
-                                  carried=carried_steps(old, new, state))
+                                  carried=carried_steps(old, new, state), profile=profile)
         return [ledger.EventDraft(fields, subjects=(context.subject, state_key),
                                   session=session, state_key=state_key)]
 

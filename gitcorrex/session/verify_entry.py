@@ -35,6 +35,10 @@ def verify_workspace(repo: Repository, request: VerifyRequest, context: VerifyCo
             raise UsageError("--artifact feeds the gates of a session's active step, and no "
                              "session is selected", hint="drop --artifact, or pass --session ID")
         return observe_workspace(repo, request, context, probe=probe)
+    if request.profile_from is not None:
+        raise UsageError(f"--profile-from runs another profile than session {session}'s",
+                         hint="verify outside the session (`--session` unset, no "
+                              "CORREX_SESSION, no `git config correx.session`)")
     if probe is None:
         with StateProbe(repo) as own:
             return verify_workspace(repo, request, context, probe=own, artifacts=artifacts)

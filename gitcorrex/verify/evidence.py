@@ -49,9 +49,10 @@ def observation_values(*, expectation: str, result: Result, reason: Reason | Non
                        missing_path: str | None, commands: list[dict[str, Any]],
                        writes: list[str], state_after: str | None, head_tree: str | None,
                        changed: tuple[list[str], int], profile: str,
-                       isolated: bool) -> dict[str, Any]:
-    """A new `workspace_verification_observed` payload's line fields (nothing reused)."""
-    return {
+                       isolated: bool, profile_from: str | None = None) -> dict[str, Any]:
+    """A new `workspace_verification_observed` payload's line fields (nothing reused);
+    `profile_from` only when given (`VerificationFields.OMIT_WHEN_NONE`)."""
+    values = {
         "expectation": expectation,
         "result": result.value,
         "reason": None if reason is None else reason.value,
@@ -66,6 +67,9 @@ def observation_values(*, expectation: str, result: Result, reason: Reason | Non
         "isolated": isolated,
         "reused_from": None,
     }
+    if profile_from is not None:
+        values["profile_from"] = profile_from
+    return values
 
 
 def bounded_paths(changed: list[str]) -> tuple[list[str], int]:

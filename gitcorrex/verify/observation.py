@@ -74,7 +74,7 @@ class Observation:
     def changed_since_baseline(self, state_key: str) -> tuple[list[str], int]:
         """Paths (bounded) changed since HEAD or the session's latest pass, and how many
         were left out."""
-        baseline = baseline_tree(self.repo, self.session, self.head_tree)
+        baseline = baseline_tree(self.repo, self.session, self.head_tree, self.profile.profile)
         return bounded_paths(changed_paths(self.repo, baseline, state_key))
 
 
@@ -99,23 +99,25 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         missing_path=run.missing_path, commands=records, writes=list(selection.writes),
         state_after=after, head_tree=obs.head_tree,
         changed=changed or obs.changed_since_baseline(before), profile=obs.profile.profile,
-        isolated=obs.isolated)
+        isolated=obs.isolated, profile_from=obs.profile.profile_from)
     line = obs.append(OBSERVATION_KIND, values, before, anchors)
     return VerifyOutcome(selection.expectation, before, line, setup_line, result,
                          verdict_summary(obs.repo, values, before),
                          None if result is Result.PASS else run.failing_output)
 
 
-def baseline_tree(repo: Repository, session: str | None, head_tree: str | None) -> str | None:
-    """Inside a session: the latest passing state (in session order); otherwise (or before
-    any pass) HEAD."""
+def baseline_tree(repo: Repository, session: str | None, head_tree: str | None,
+                  profile: str) -> str | None:
+    """Inside a session: the latest state that passed under the profile this run uses (in
+    session order; model/observed_pass.py); otherwise (or before any pass) HEAD."""
     if session is None:
         return head_tree
     from gitcorrex.model.event_order import session_order  # a session's read only
     from gitcorrex.model.observed_pass import is_observed_pass
 
     entries = ledger.read_subject(repo, session_object_oid(session)).entries
-    passes = [entry for entry in entries if entry.session == session and is_observed_pass(entry)]
+    passes = [entry for entry in entries
+              if entry.session == session and is_observed_pass(entry, profile)]
     if not passes:
         return head_tree
     latest = max(passes, key=session_order)

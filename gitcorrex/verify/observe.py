@@ -1,7 +1,9 @@
 """`git correx verify`: observe the configured commands on the current state key, record it.
 
 The command list is deterministic (stage → expectation → profile); nothing here accepts a
-shell command. One observation is recorded per run; a command that changes the workspace
+shell command. The profile is the one the verified state holds (verify/profile_binding.py;
+`--isolated` reads it from the state tree), or REV's with `--profile-from REV`, recorded
+as such. One observation is recorded per run; a command that changes the workspace
 can never yield a pass, because the result would describe a state nobody can name.
 
 One path for every form: what it needs is loaded when a request needs it — the profile's
@@ -16,42 +18,75 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from gitcorrex.git import Repository, StateProbe, discover
+from gitcorrex.errors import UsageError
+from gitcorrex.git import Repository, StateProbe, discover, resolve_commit, tree_of
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
 from gitcorrex.verify.observation import Observation, record_observation
 from gitcorrex.verify.outcome import VerifyOutcome
+from gitcorrex.verify.profile_binding import bind_to_state
 from gitcorrex.verify.request import VerifyContext, VerifyRequest
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
-from gitcorrex.verify.selection import selected_commands
+from gitcorrex.verify.selection import ProfileSelection, selected_commands, selected_commands_at
 
 
 def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
                       probe: StateProbe | None = None) -> VerifyOutcome:
     """Run the selected expectation against the workspace's state key and record it.
 
-    Everything that can refuse the request (profile, stage, expectation, session id) is
-    checked before any command runs, so a refusal never costs a test run. `probe` (owned
-    by the caller) may already be measuring the workspace; see `StateProbe.begin`.
+    Everything that can refuse the request (profile, stage, expectation, session id, a
+    profile the state does not hold) is checked before any command runs, so a refusal
+    never costs a test run. `probe` (owned by the caller) may already be measuring the
+    workspace; see `StateProbe.begin`.
     """
-    chosen = request.selection or selected_commands(repo, stage=request.stage,
-                                                    expect=request.expect)
+    chosen = request.selection or _chosen(repo, request)
     if request.session is not None:
         check_session_id(request.session)
-    obs = Observation(repo, session=request.session, step=request.step, profile=chosen,
-                      clock=context.clock, provenance=context.provenance,
-                      isolated=request.isolated)
     if probe is not None:
-        return _verify_state(obs, request, context, probe)
+        return _verify_state(repo, chosen, request, context, probe)
     with StateProbe(repo) as own_probe:
-        return _verify_state(obs, request, context, own_probe)
+        return _verify_state(repo, chosen, request, context, own_probe)
 
 
-def _verify_state(obs: Observation, request: VerifyRequest, context: VerifyContext,
-                  probe: StateProbe) -> VerifyOutcome:
+def _chosen(repo: Repository, request: VerifyRequest) -> ProfileSelection | None:
+    """The work tree's profile's selection; REV's with `--profile-from`; None with
+    `--isolated`, which runs the profile the state tree holds (known once measured)."""
+    stage, expect = request.stage, request.expect
+    if request.profile_from is not None:
+        rev = request.profile_from
+        commit = resolve_commit(repo, rev)
+        if commit is None:
+            raise UsageError(f"--profile-from {rev!r} names no commit",
+                             hint="give a branch, tag or commit id (e.g. the base branch)")
+        chosen = selected_commands_at(repo, tree_of(repo, commit), stage=stage, expect=expect,
+                                      label=f"{rev} ({commit[:12]})")
+        return chosen._replace(profile_from=commit)
+    if request.isolated:
+        return None
+    return selected_commands(repo, stage=stage, expect=expect)
+
+
+def _bound(repo: Repository, chosen: ProfileSelection | None, request: VerifyRequest,
+           state_key: str) -> ProfileSelection:
+    """What runs on `state_key`: the profile the state holds (verify/profile_binding.py),
+    or REV's, chosen on purpose and recorded as such."""
+    if chosen is None:
+        return selected_commands_at(repo, state_key, stage=request.stage,
+                                    expect=request.expect,
+                                    label=f"the workspace state {state_key[:12]}")
+    if chosen.profile_from is not None:
+        return chosen
+    return bind_to_state(repo, chosen, state_key)
+
+
+def _verify_state(repo: Repository, chosen: ProfileSelection | None, request: VerifyRequest,
+                  context: VerifyContext, probe: StateProbe) -> VerifyOutcome:
     """From the state key on: nothing to claim, a reusable pass, or a run of the commands."""
     state = probe.measure()
     before = state.state_key
+    obs = Observation(repo, session=request.session, step=request.step,
+                      profile=_bound(repo, chosen, request, before), clock=context.clock,
+                      provenance=context.provenance, isolated=request.isolated)
     obs.head_tree = state.head_tree
     selection = obs.profile.selection
     if not selection.commands:

@@ -22,18 +22,20 @@ class VerifyRequest:
     `step` and `selection` are set only by a session's settlement (session/settlement.py):
     the step the observation binds, and the commands it chose from the profile (the
     step's checks and its stage's expectation), which then win over `stage`/`expect`.
+    `profile_from` (`--profile-from REV`) runs REV's profile instead of the tree's.
     A plain class: `dataclasses` would load `inspect` on every verify's start-up.
     """
 
-    __slots__ = ("expect", "isolated", "reuse", "selection", "session", "stage", "step")
+    __slots__ = ("expect", "isolated", "profile_from", "reuse", "selection", "session",
+                 "stage", "step")
 
     def __init__(self, *, stage: str | None = None, expect: str | None = None,
                  session: str | None = None, reuse: bool = False, isolated: bool = False,
-                 step: str | None = None,
-                 selection: ProfileSelection | None = None) -> None:
+                 step: str | None = None, selection: ProfileSelection | None = None,
+                 profile_from: str | None = None) -> None:
         self.stage, self.expect, self.session = stage, expect, session
         self.reuse, self.isolated = reuse, isolated
-        self.step, self.selection = step, selection
+        self.step, self.selection, self.profile_from = step, selection, profile_from
 
     def but(self, **changes: object) -> VerifyRequest:
         """A copy with `changes` (the settlement binds a session, a step, a selection)."""

@@ -1,5 +1,7 @@
-"""`verify --reuse`: an earlier pass counts only for the same tree and the same commands,
-and reusing it records a new observation citing the run that actually happened.
+"""`verify --reuse`: an earlier pass counts only for the same tree, the same commands and
+the same profile (the one this run would use: the tree's own, or REV's with
+`--profile-from`; model/observed_pass.py), and reusing it records a new observation citing
+the run that actually happened.
 
 Reading earlier events needs the event models; they load only when `--reuse` is asked.
 """
@@ -12,6 +14,7 @@ from gitcorrex import ledger
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.observed_pass import is_pass_under
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.verify.observation import Observation
@@ -23,7 +26,8 @@ def reuse_pass(obs: Observation, state_key: str, setup_line: str | None) -> Veri
     """Record a citation of an earlier pass of `state_key` with exactly our commands; None
     (nothing recorded) when there is none."""
     cited = find_reusable_pass(ledger.read_subject(obs.repo, state_key).events,
-                               state_key=state_key, commands=obs.profile.selection.commands)
+                               state_key=state_key, commands=obs.profile.selection.commands,
+                               profile=obs.profile.profile)
     if cited is None:
         return None
     known = payload_of(cited)  # a newer writer's keys left out: only what this version knows
@@ -31,7 +35,8 @@ def reuse_pass(obs: Observation, state_key: str, setup_line: str | None) -> Veri
     changed, omitted = obs.changed_since_baseline(state_key)
     fields.update(expectation=obs.expectation, reused_from=original_of(cited),
                   writes=list(obs.profile.selection.writes), isolated=obs.isolated,
-                  profile=obs.profile.profile, head_tree=obs.head_tree,
+                  profile=obs.profile.profile, profile_from=obs.profile.profile_from,
+                  head_tree=obs.head_tree,
                   changed_paths=changed, changed_paths_omitted=omitted)
     typed = VerificationFields.model_validate(fields)
     line = obs.append(typed.KIND, typed.line_fields(), state_key, {})
@@ -40,13 +45,15 @@ def reuse_pass(obs: Observation, state_key: str, setup_line: str | None) -> Veri
 
 
 def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
-                       commands: Sequence[ResolvedCommand]) -> RecordedEvent | None:
-    """The newest pass on `state_key` whose command digests equal ours, in order; or None."""
+                       commands: Sequence[ResolvedCommand],
+                       profile: str | None) -> RecordedEvent | None:
+    """The newest pass on `state_key` under `profile` whose command digests equal ours, in
+    order; or None."""
     wanted = [command.digest for command in commands]
     candidates = [
         event for event in events
         if event.kind == VerificationFields.KIND and event.state_key == state_key
-        and _is_pass_of(payload_of(event), wanted)
+        and _is_pass_of(payload_of(event), wanted, profile)
     ]
     return max(candidates, key=time_order, default=None)
 
@@ -59,7 +66,8 @@ def original_of(event: RecordedEvent) -> str:
     return event.id
 
 
-def _is_pass_of(payload: EventPayload | None, wanted: list[str]) -> bool:
-    """A readable pass of exactly these commands (a line that does not fit is no pass)."""
-    return isinstance(payload, VerificationFields) and payload.result is Result.PASS \
+def _is_pass_of(payload: EventPayload | None, wanted: list[str], profile: str | None) -> bool:
+    """A readable pass under `profile` of exactly these commands (a line that does not fit
+    is no pass)."""
+    return isinstance(payload, VerificationFields) and is_pass_under(payload, profile) \
         and [command.digest for command in payload.commands] == wanted

@@ -14,14 +14,16 @@ every time.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from gitcorrex.git import Repository, load_table, store_table
+from gitcorrex.errors import ConfigError
+from gitcorrex.git import Repository, load_table, read_blob, store_table
 from gitcorrex.model.session_object import git_blob_oid
+from gitcorrex.profiles.profile_file import PROFILE_NAME, read_profile_bytes, tree_profiles
 
 TABLE = "profile-selections"
 LIMIT = 64
-PROFILE_NAME = ".correx.toml"
 
 
 class StoredCommand(NamedTuple):
@@ -46,34 +48,53 @@ class StoredSelection(NamedTuple):
 
 
 class ProfileSelection(NamedTuple):
-    """What a verification runs (`selection`) and the profile blob it came from."""
+    """What a verification runs (`selection`) and the profile blob it came from;
+    `profile_from` is the commit whose profile was asked for (`verify --profile-from`),
+    None for the profile the verified tree holds."""
 
     profile: str
     selection: StoredSelection
+    profile_from: str | None = None
 
 
 def selected_commands(repo: Repository, *, stage: str | None,
                       expect: str | None) -> ProfileSelection:
     """The expectation `--stage`/`--expect` select from the work tree's profile: stored for
     these exact bytes, else validated and selected now (ConfigError, exit 2, naming what is
-    wrong) and stored for the next run."""
-    try:
-        raw = (repo.root / PROFILE_NAME).read_bytes()
-    except OSError:
-        raw = None  # loading it again below says what is wrong with it
-    if raw is not None:
-        found = cached_selection(repo, git_blob_oid(raw), stage, expect)
-        if found is not None:
-            return ProfileSelection(git_blob_oid(raw), found)
-    from gitcorrex.profiles.load import load_profile
+    wrong) and stored for the next run. The bytes are read once, by the one reader
+    (`profiles/profile_file.py`: a regular file, never a link)."""
+    raw = read_profile_bytes(repo.root)
+    return _selected(repo, git_blob_oid(raw), lambda: raw, PROFILE_NAME, stage, expect)
+
+
+def selected_commands_at(repo: Repository, tree: str, *, label: str, stage: str | None,
+                         expect: str | None) -> ProfileSelection:
+    """The same, from the profile `tree` holds (`verify --isolated`: the state tree;
+    `--profile-from REV`: REV's): its blob id is the stored selection's key, so a stored
+    selection costs no read of the blob. A tree without one is a ConfigError (exit 2)."""
+    blob = tree_profiles(repo, [tree])[tree]
+    if blob is None:
+        raise ConfigError(f"{label} holds no {PROFILE_NAME}",
+                          hint=f"commit a {PROFILE_NAME} there, or verify without this "
+                               "option to run the work tree's")
+    return _selected(repo, blob, lambda: read_blob(repo, blob), f"{PROFILE_NAME} at {label}",
+                     stage, expect)
+
+
+def _selected(repo: Repository, blob: str, read: Callable[[], bytes], source: str,
+              stage: str | None, expect: str | None) -> ProfileSelection:
+    found = cached_selection(repo, blob, stage, expect)
+    if found is not None:
+        return ProfileSelection(blob, found)
+    from gitcorrex.profiles.load import parse_profile
     from gitcorrex.profiles.selection import select_expectation
 
-    loaded = load_profile(repo.root)
-    chosen = select_expectation(loaded.profile, stage=stage, expect=expect)
-    cap = loaded.profile.defaults.output_cap
+    profile = parse_profile(read(), source=source)
+    chosen = select_expectation(profile, stage=stage, expect=expect)
+    cap = profile.defaults.output_cap
     values = chosen.model_dump(mode="json")
-    remember_selection(repo, loaded.blob_oid, stage, expect, values, cap)
-    return profile_selection(loaded.blob_oid, values, cap)
+    remember_selection(repo, blob, stage, expect, values, cap)
+    return profile_selection(blob, values, cap)
 
 
 def profile_selection(profile: str, selection: dict[str, Any],

@@ -86,3 +86,20 @@ def test_cursor_stop_sends_a_followup_until_verified(project: Path) -> None:
     assert "git correx verify" in answer["followup_message"]
     again = hook(project, "cursor", cursor("stop", project, status="completed", loop_count=1))
     assert json_answer(again) == {}
+
+
+def test_a_pass_under_another_profile_does_not_let_the_turn_end(project: Path) -> None:
+    """The same state key and command digests, but the line says it ran another profile
+    (added by a foreign writer): the state tree's own profile never ran, so Stop blocks."""
+    from tests.ledger_facts import note_line
+    from tests.verify.conftest import notes_on
+
+    write(project, "src/app.py", "VALUE = 2\n")
+    assert run_correx(project, "verify", "--stage", "implement", "--quiet").code == 0
+    key = run_correx(project, "state").stdout.split()[0]
+    genuine = notes_on(project, key)[-1]
+    git(project, "update-ref", "-d", "refs/notes/correx")
+    other = git(project, "hash-object", "-w", "--stdin", input=b"version = 1\n").strip()
+    note_line(project, key, genuine.kind, {**(genuine.model_extra or {}), "profile": other},
+              state_key=key)
+    assert json_answer(hook(project, "claude-code", stop(project)))["decision"] == "block"

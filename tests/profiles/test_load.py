@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -38,10 +39,24 @@ def test_missing_profile_says_to_run_init(repo: Path) -> None:
     assert "git correx init" in (caught.value.hint or "")
 
 
-def test_unreadable_profile_is_a_config_error(repo: Path) -> None:
+def test_a_directory_in_place_of_the_profile_is_a_config_error(repo: Path) -> None:
     (repo / PROFILE_NAME).mkdir()
     with pytest.raises(ConfigError) as caught:
         load_profile(repo)
+    assert "is a directory" in caught.value.message
+    assert "must be a regular file" in caught.value.message
+
+
+def test_an_unreadable_profile_is_a_config_error(repo: Path) -> None:
+    path = write(repo, PROFILE_NAME, PROFILE)
+    path.chmod(0)
+    try:
+        if os.access(path, os.R_OK):
+            pytest.skip("running as a user who reads every file")
+        with pytest.raises(ConfigError) as caught:
+            load_profile(repo)
+    finally:
+        path.chmod(0o644)
     assert "cannot read" in caught.value.message
 
 

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gitcorrex.model.events import session_object_oid
-from tests.conftest import CliResult, in_process, write
+from tests.conftest import CliResult, git, in_process, write
 from tests.ledger_facts import T0, note_line, verification_draft
 from tests.session.conftest import state_key, status
 
@@ -18,9 +18,12 @@ Correx = Callable[..., CliResult]
 
 
 def foreign_pass(root: Path, session: str, key: str, *, seconds: int = 0) -> str:
-    """A passing observation of `key` naming `session` but no seq, added to the session's
-    note with `git notes` (as a foreign writer would); its id."""
-    fields = verification_draft(in_process(root), key, "pass").payload.line_fields()
+    """A passing observation of `key` naming `session` but no seq, under the profile the
+    session is locked under, added to the session's note with `git notes` (as a foreign
+    writer would); its id."""
+    locked = git(root, "rev-parse", "HEAD:.correx.toml").strip()
+    fields = verification_draft(in_process(root), key, "pass",
+                                profile=locked).payload.line_fields()
     return note_line(root, session_object_oid(session), "workspace_verification_observed",
                      fields, seconds=seconds, state_key=key, session=session)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, write
+from tests.ledger_facts import PROFILE
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ def git_server(tmp_path: Path) -> Iterator[GitServer]:
 
 @pytest.fixture
 def shared_remote(git_server: GitServer, tmp_path: Path) -> Callable[[int], list[Path]]:
-    """Factory: a served bare repository with one commit, and `n` clones of it."""
+    """Factory: a served bare repository with one commit (README.md and a profile: a pass
+    counts only under the profile its tree holds), and `n` clones of it."""
 
     def factory(clones: int) -> list[Path]:
         git(git_server.base, "init", "-q", "--bare", "ledger.git")
@@ -95,6 +97,7 @@ def shared_remote(git_server: GitServer, tmp_path: Path) -> Callable[[int], list
         seed.mkdir()
         git(seed, "init", "-q")
         write(seed, "README.md", "shared\n")
+        write(seed, ".correx.toml", PROFILE)
         git(seed, "add", "-A")
         git(seed, "commit", "-q", "-m", "initial")
         git(seed, "push", "-q", git_server.url_of("ledger.git"), "HEAD:refs/heads/main")

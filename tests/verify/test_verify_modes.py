@@ -33,9 +33,9 @@ def verify(correx: Correx, root: Path, *args: str, code: int = 0) -> RecordedEve
 
 
 def counted_project(root: Path, counter: Path, code: str = "") -> None:
-    """Expectations `a` and `b` both run one counting command; the profile is ignored, so
-    editing it changes the command digests but never the state key."""
-    write(root, ".gitignore", ".correx.toml\nignored/\n")
+    """Expectations `a` and `b` both run one counting command; the profile is not
+    committed, but part of the state (a pass is bound to the profile its state holds)."""
+    write(root, ".gitignore", "ignored/\n")
     write_profile(root, {"count": counting(counter, code)}, {"a": ["count"], "b": ["count"]},
                   default="a", commit=False)
 
@@ -66,11 +66,12 @@ def test_reuse_of_a_reuse_cites_the_original(repo: Path, outside: Path,
 
 def test_reuse_does_not_apply_once_a_command_changed(repo: Path, outside: Path,
                                                     correx: Correx) -> None:
+    """The profile is part of the state: a changed command is a new state key too."""
     counted_project(repo, outside / "runs")
     original = verify(correx, repo)
     counted_project(repo, outside / "runs", code="print('now with output')")
     again = verify(correx, repo, "--reuse")
-    assert again.state_key == original.state_key
+    assert again.state_key != original.state_key
     assert fields_of(again).reused_from is None
     assert fields_of(again).commands[0].digest != fields_of(original).commands[0].digest
     assert runs_counted(outside / "runs") == 2
@@ -97,15 +98,15 @@ def test_reuse_measures_changed_paths_from_the_current_head(repo: Path, outside:
                                                            correx: Correx) -> None:
     counted_project(repo, outside / "runs")
     write(repo, "feature.txt", "new\n")
-    assert fields_of(verify(correx, repo)).changed_paths == [".gitignore", "feature.txt"]
-    git(repo, "add", ".gitignore", "feature.txt")
+    assert fields_of(verify(correx, repo)).changed_paths == [".correx.toml", ".gitignore",
+                                                             "feature.txt"]
+    git(repo, "add", ".correx.toml", ".gitignore", "feature.txt")
     git(repo, "commit", "-q", "-m", "feature")
     reused = fields_of(verify(correx, repo, "--reuse"))
     assert reused.reused_from is not None and reused.changed_paths == []
 
 
 def test_reuse_runs_no_setup(repo: Path, outside: Path, correx: Correx) -> None:
-    write(repo, ".gitignore", ".correx.toml\n")
     write_profile(repo, {"prep": counting(outside / "setups"), "test": py("pass")},
                   {"full": {"commands": ["test"], "setup": "prep"}}, default="full",
                   commit=False)

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from tests.conftest import LEAKING_GIT_ENV, git, isolated_environment, libgit2_config_at, write
+from tests.ledger_facts import PROFILE
 from tests.review.hostile_history import SNAPSHOT, hostile_report
 
 
@@ -29,7 +30,8 @@ def regenerate(scratch: Path) -> str:
     os.environ.update(isolated_environment(home))
     with libgit2_config_at(home, no_system):
         git(repo, "init", "-q")
-        write(repo, "README.md", "hello\n")  # what the `repo` fixture commits
+        write(repo, "README.md", "hello\n")  # what tests/review's `repo` fixture commits
+        write(repo, ".correx.toml", PROFILE)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "initial")
         return hostile_report(repo)
