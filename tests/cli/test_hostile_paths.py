@@ -1,13 +1,14 @@
-"""No command prints a raw control or bidi character taken from the repository's path.
+"""No command prints a raw control or bidi character taken from outside.
 
 Every command runs, as a real process, in a repository whose path holds U+202E (a path
 shown reversed), an OSC escape (`ESC ] 0 ; … BEL` sets a terminal's title), a C1 CSI and
 a line separator; its plan file, its temporary directory and its hooks live under that
-path too, and the git identity that records holds U+202E. Whatever a command prints — text or `--json`, on stdout or stderr, a success or
-an error — must hold none of those characters raw: each is escaped by the one escaper,
-model/printable.py (JSON: as `\\uXXXX`); only a profile command's own output is
-shown verbatim. The table names every command the CLI offers; a
-new command fails `test_the_table_names_every_command` until it is added here.
+path too, and the git identity that records holds U+202E. Whatever a command prints —
+text or `--json`, on stdout or stderr, a success or an error — must hold none of those
+characters raw: each is escaped by the one escaper, model/printable.py (JSON: as
+`\\uXXXX`); only a profile command's own output is shown verbatim. The table names every
+command the CLI offers; a new command fails `test_the_table_names_every_command` until it
+is added here.
 """
 
 from __future__ import annotations
