@@ -2,10 +2,10 @@
 
 Every command runs, as a real process, in a repository whose path holds U+202E (a path
 shown reversed), an OSC escape (`ESC ] 0 ; … BEL` sets a terminal's title), a C1 CSI and
-a line separator; its plan file, its temporary directory and its hooks live under that
-path too, and the git identity that records holds U+202E. Whatever a command prints —
-text or `--json`, on stdout or stderr, a success or an error — must hold none of those
-characters raw: each is escaped by the one escaper, model/printable.py (JSON: as
+a line separator; its plan file, its temporary directory, its hooks and some of its
+files' names hold them too, and the git identity that records holds U+202E. Whatever a
+command prints — text or `--json`, on stdout or stderr, a success or an error — must hold
+none of those characters raw: each is escaped by the one escaper, model/printable.py (JSON: as
 `\\uXXXX`); only a profile command's own output is shown verbatim. The table names every
 command the CLI offers; a new command fails `test_the_table_names_every_command` until it
 is added here.
@@ -60,6 +60,8 @@ COMMANDS: list[tuple[str, ...]] = [
     ("hooks", "uninstall"), ("hooks", "uninstall", "--json"), ("demo",),
 ]
 
+# Run in a second repository under the same path, which has no profile yet.
+IN_A_FRESH_REPOSITORY = {("init",), ("init", "--json")}
 # Profile commands' own output is shown verbatim on stderr (docs/verify.md): the demo's failing
 # test prints its traceback, which names the (hostile) temporary directory.
 VERBATIM_STDERR = {("demo",)}
@@ -89,6 +91,10 @@ def test_no_command_prints_a_raw_control_or_bidi_character_of_the_path(
         tmp_path: Path) -> None:
     base = tmp_path / HOSTILE
     root_dir = _hostile_repo(base)
+    fresh = base / "fresh"
+    fresh.mkdir()
+    git(fresh, "init", "-q")
+    write(fresh, "pyproject.toml", "[project]\nname = 'x'\n")
     plan = base / "plan.toml"
     shutil.copyfile(fixture("atomic_step.toml"), plan)
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "TMPDIR": str(base / "tmp"),
@@ -99,7 +105,8 @@ def test_no_command_prints_a_raw_control_or_bidi_character_of_the_path(
     for entry in COMMANDS:
         args = [str(plan) if arg == PLAN else session if arg == SESSION else arg
                 for arg in entry]
-        out = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=root_dir, env=env,
+        cwd = fresh if entry in IN_A_FRESH_REPOSITORY else root_dir
+        out = subprocess.run([sys.executable, "-m", "gitcorrex", *args], cwd=cwd, env=env,
                              stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
         shown = out.stdout if entry in VERBATIM_STDERR else out.stdout + out.stderr
         text = shown.decode("utf-8", "surrogateescape")
@@ -125,5 +132,9 @@ def _hostile_repo(base: Path) -> Path:
     git(root_dir, "add", "-A")
     git(root_dir, "commit", "-q", "-m", "initial")
     write(root_dir, "src/app.py", "def run():\n    return 2\n")
-    git(root_dir, "commit", "-q", "-am", "change")
+    write(root_dir, f"src/{HOSTILE}.py", "x = 1\n")
+    write(root_dir, f"docs/{HOSTILE}.md", "outside the manifest\n")
+    git(root_dir, "add", "-A")
+    git(root_dir, "commit", "-q", "-m", "change")
+    write(root_dir, f"{HOSTILE}.log", "untracked\n")
     return root_dir
