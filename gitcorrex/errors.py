@@ -120,20 +120,33 @@ class EnvironmentFaultError(UnavailableError):
 
 def environmental_error(exc: BaseException) -> EnvironmentFaultError | None:
     """The environmental fault behind `exc` (itself, a cause, or a libgit2 message naming one),
-    or None when `exc` is something else."""
+    or None when `exc` is something else. A fault that names no path gives way to the same
+    fault named further down the chain: a clean-up that failed for the same reason while
+    the named fault was on its way out (a full disk refuses both) must not hide the path."""
+    first: EnvironmentFaultError | None = None
     seen: BaseException | None = exc
     for _ in range(8):
         if seen is None:
-            return None
-        if isinstance(seen, EnvironmentFaultError):
-            return seen
-        if isinstance(seen, OSError) and seen.errno in _FAULT_CAUSES:
-            path = seen.filename2 if seen.filename2 is not None else seen.filename
-            return EnvironmentFaultError(seen.errno, None if path is None else str(path))
-        text = str(seen)
-        for code, (cause, _) in _FAULT_CAUSES.items():
-            if cause in text.lower() or os.strerror(code).lower() in text.lower():
-                quoted = re.search(r"'(/[^']+)'", text)
-                return EnvironmentFaultError(code, quoted.group(1) if quoted else None)
+            break
+        fault = _fault_of(seen)
+        if fault is not None:
+            first = first or fault
+            if fault.path is not None and fault.errno == first.errno:
+                return fault
         seen = seen.__cause__ or seen.__context__
+    return first
+
+
+def _fault_of(seen: BaseException) -> EnvironmentFaultError | None:
+    """The fault `seen` itself is or names (never its causes)."""
+    if isinstance(seen, EnvironmentFaultError):
+        return seen
+    if isinstance(seen, OSError) and seen.errno in _FAULT_CAUSES:
+        path = seen.filename2 if seen.filename2 is not None else seen.filename
+        return EnvironmentFaultError(seen.errno, None if path is None else str(path))
+    text = str(seen)
+    for code, (cause, _) in _FAULT_CAUSES.items():
+        if cause in text.lower() or os.strerror(code).lower() in text.lower():
+            quoted = re.search(r"'(/[^']+)'", text)
+            return EnvironmentFaultError(code, quoted.group(1) if quoted else None)
     return None

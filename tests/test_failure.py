@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import signal
 
-from gitcorrex.errors import ConfigError, GitCommandError, Interrupted
+from gitcorrex.errors import ConfigError, EnvironmentFaultError, GitCommandError, Interrupted
 from gitcorrex.failure import BUG, ENVIRONMENT, ERROR, INTERRUPTED, QUIET, failure_of
 
 
@@ -32,6 +32,19 @@ def test_a_git_command_that_ran_out_of_space_is_the_environmental_fault() -> Non
     assert (failure.code, failure.kind) == (3, ENVIRONMENT)
     assert failure.message == "cannot write: no space left on device"
     assert failure.hint is not None and failure.hint.startswith("free space")
+
+
+def test_a_clean_up_failing_for_the_same_reason_does_not_hide_the_named_path() -> None:
+    """A full disk refuses the write and then the clean-up on the way out (an index record
+    written as the command ends): the unnamed second fault must not hide the named first."""
+    try:
+        try:
+            raise EnvironmentFaultError(errno.ENOSPC, "/repo/.git/objects")
+        except EnvironmentFaultError:
+            raise OSError(errno.ENOSPC, "No space left on device")  # noqa: B904
+    except OSError as exc:
+        failure = failure_of(exc)
+    assert failure.message == "cannot write /repo/.git/objects: no space left on device"
 
 
 def test_any_other_git_failure_stays_the_git_error() -> None:

@@ -6,22 +6,50 @@ import sys
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from gitcorrex.model.conclusion import Conclusion
 
 
 def main(argv: list[str] | None = None) -> None:
     """The process's entry: everything runs inside the one boundary, which also ends it. An
     agent's hook call runs inside the agent's own entry instead, which answers in the agent's
-    protocol whatever happens (cli/agent_hook.py)."""
+    protocol whatever happens (cli/agent_hook.py).
+
+    Ctrl-C can arrive before the boundary's stop-signal guard is up (while the boundary
+    itself loads: the first tens of milliseconds) or after it came down (while the output
+    is flushed): Python's own handler then raises KeyboardInterrupt here, which is handed to
+    the same boundary, so it is the same interrupt as any other — exit 130 and one line, or
+    the agent's blocking answer — never a traceback."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        _end_through_the_boundary(args, lambda: _serve(args, argv))
+    except KeyboardInterrupt as stop:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut this short
+        interrupt: BaseException = stop
+        _end_through_the_boundary(args, lambda: _raise(interrupt))
+
+
+def _end_through_the_boundary(args: list[str], body: Callable[[], Conclusion | int]) -> None:
+    """Run `body` inside the boundary of this kind of call, which ends the process."""
     from gitcorrex.cli.boundary import exit_now, run_guarded
 
-    args = sys.argv[1:] if argv is None else argv
     if is_agent_hook(args):
         from gitcorrex.cli.agent_hook import answer_agent
 
-        exit_now(answer_agent(lambda: _answer(args, argv)))
+        exit_now(answer_agent(body))
     else:
-        exit_now(run_guarded(lambda: _dispatch(args, argv)))
+        exit_now(run_guarded(body))
+
+
+def _serve(args: list[str], argv: list[str] | None) -> Conclusion | int:
+    return _answer(args, argv) if is_agent_hook(args) else _dispatch(args, argv)
+
+
+def _raise(stop: BaseException) -> Conclusion | int:
+    raise stop
 
 
 def is_agent_hook(args: list[str]) -> bool:

@@ -8,6 +8,7 @@ import click
 
 from gitcorrex.cli.options import start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 
 @click.command()
@@ -28,6 +29,6 @@ def attest(rev: str, output_format: str) -> Conclusion:
     for item in result.statements:
         click.echo(json.dumps(item, sort_keys=True, ensure_ascii=True, separators=(",", ":")))
     if not result.statements:
-        click.echo(f"git correx: no verification recorded on {rev}'s tree {result.tree}: "
-                   "nothing to attest", err=True)
+        click.echo(printable(f"git correx: no verification recorded on {rev}'s tree "
+                             f"{result.tree}: nothing to attest"), err=True)
     return result.conclusion

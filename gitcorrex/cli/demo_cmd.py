@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable, printable_lines
 
 NEXT = ("next: in your own repository, `git correx init`, commit .correx.toml, then "
         "`git correx verify` (README: Use it on your repositories)")
@@ -25,13 +26,14 @@ def demo(keep: bool) -> Conclusion:
 
     workdir = Path(tempfile.mkdtemp(prefix="correx-demo-"))
     try:
-        code = run_demo(workdir, say=click.echo)
+        code = run_demo(workdir, say=lambda text: click.echo(printable_lines(text)))
     finally:
         if keep:
-            click.echo(f"kept: {workdir / 'calc'}  (cd there and try `git correx show`)")
+            click.echo(printable(f"kept: {workdir / 'calc'}  (cd there and try "
+                                 "`git correx show`)"))
         else:
             shutil.rmtree(workdir, ignore_errors=True)
-            click.echo(f"removed the demo repository {workdir / 'calc'} "
-                       "(`git correx demo --keep` keeps it to explore)")
+            click.echo(printable(f"removed the demo repository {workdir / 'calc'} "
+                                 "(`git correx demo --keep` keeps it to explore)"))
     click.echo(NEXT)
     return code

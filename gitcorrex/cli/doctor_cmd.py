@@ -6,6 +6,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 LABELS = {"fail": "FAIL", "warn": "warn", "info": "info", "ok": "ok  "}
 
@@ -27,8 +28,8 @@ def doctor(as_json: bool) -> Conclusion:
     else:
         for finding in report.findings:
             fix = f"; fix: {finding.fix}" if finding.fix else ""
-            click.echo(f"{LABELS[finding.level]} {finding.worktree}: {finding.subject}: "
-                       f"{finding.message}{fix}")
+            click.echo(printable(f"{LABELS[finding.level]} {finding.worktree}: "
+                                 f"{finding.subject}: {finding.message}{fix}"))
         click.echo("git will run the manifest check" if report.ok
                    else "git will NOT run the manifest check everywhere (see FAIL above)")
     return report.conclusion

@@ -9,6 +9,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.gates.outcome import GateOutcome
@@ -43,7 +44,7 @@ def gate(stage: str | None, session: str | None, artifacts: tuple[str, ...],
     if as_json:
         emit_json(outcome_document(outcome))
     else:
-        click.echo(outcome_text(outcome))
+        click.echo(printable_lines(outcome_text(outcome)))
     if outcome.feedback is not None:
         sys.stdout.flush()
         write_verbatim(outcome.feedback)

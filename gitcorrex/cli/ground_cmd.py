@@ -10,6 +10,7 @@ import click
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.plan.grounding.ground import GroundingOutcome
@@ -42,7 +43,7 @@ def ground(plan_file: Path, as_json: bool) -> Conclusion:
     if as_json:
         emit_json(outcome_document(outcome))
     else:
-        click.echo(outcome_text(outcome))
+        click.echo(printable_lines(outcome_text(outcome)))
         if outcome.conclusion is Conclusion.OK:
             echo_next("lock", path)
     return outcome.conclusion

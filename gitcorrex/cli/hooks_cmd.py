@@ -10,6 +10,7 @@ import click
 from gitcorrex.cli.hook_run import HOOK_NAMES, run_hook
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
     from gitcorrex.hooks.install import HooksResult
@@ -71,13 +72,13 @@ def status(as_json: bool) -> Conclusion:
         emit_json(result.as_dict())
         return Conclusion.OK
     hooks_path = f" (core.hooksPath={result.hooks_path})" if result.hooks_path else ""
-    click.echo(f"hooks directory: {result.hooks_dir}{hooks_path}")
+    click.echo(printable(f"hooks directory: {result.hooks_dir}{hooks_path}"))
     for hook in result.hooks:
         detail = f" v{hook.version}, python {hook.python}" if hook.version else ""
         chained = f", chains {hook.chained}" if hook.chained else ""
         mode = "" if hook.state == "absent" or hook.executable else ", NOT executable"
-        click.echo(f"  {hook.name}: {hook.state}{detail}{chained}{mode}")
-    click.echo(f"stage: {result.stage or '(none: every commit is allowed)'}")
+        click.echo(printable(f"  {hook.name}: {hook.state}{detail}{chained}{mode}"))
+    click.echo(printable(f"stage: {result.stage or '(none: every commit is allowed)'}"))
     return Conclusion.OK
 
 
@@ -98,7 +99,7 @@ def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> Conclu
     elif print_only:
         click.echo(result.text, nl=False)
     else:
-        click.echo(f"{result.agent}: {result.action} {result.path}")
+        click.echo(printable(f"{result.agent}: {result.action} {result.path}"))
     return Conclusion.OK
 
 
@@ -106,12 +107,12 @@ def _print_actions(result: HooksResult, as_json: bool) -> None:
     if as_json:
         emit_json(result.as_dict())
         return
-    click.echo(f"hooks directory: {result.hooks_dir}")
+    click.echo(printable(f"hooks directory: {result.hooks_dir}"))
     for action in result.actions:
         note = f" (runs {action.chained} first)" if action.chained else ""
         if action.action == "restored":
             note = f" (put back {action.chained})"
-        click.echo(f"  {action.name}: {action.action}{note}")
+        click.echo(printable(f"  {action.name}: {action.action}{note}"))
 
 
 @click.group(hidden=True)

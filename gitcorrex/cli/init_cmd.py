@@ -8,6 +8,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
     from gitcorrex.profiles.starter import InitResult
@@ -36,7 +37,7 @@ def init(exclude: bool, as_json: bool) -> Conclusion:
         emit_json(result)
         return Conclusion.OK
     for line in _lines(result):
-        click.echo(line)
+        click.echo(printable(line))
     return Conclusion.OK
 
 

@@ -18,7 +18,7 @@ def log_output(result: LogResult, *, as_json: bool) -> tuple[str, str]:
     if as_json:
         document = {"commits": [line.as_dict() for line in result.lines],
                     "problems": [problem.as_dict() for problem in result.problems]}
-        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", err
+        return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True) + "\n", err
     return "".join(render_line(line) + "\n" for line in result.lines), err
 
 

@@ -8,6 +8,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable, printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.manifest.lint import Finding
@@ -36,8 +37,8 @@ def lint(stage: str | None, as_json: bool) -> Conclusion:
         emit_json(report)
     else:
         for finding in report.findings:
-            click.echo(_line(finding))
-        click.echo(report.summary)
+            click.echo(printable_lines(_line(finding)))
+        click.echo(printable(report.summary))
     return report.conclusion
 
 

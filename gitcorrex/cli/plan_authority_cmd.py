@@ -14,6 +14,7 @@ from gitcorrex.cli.options import emit_json, json_option
 from gitcorrex.cli.plan_cmd import echo_next, plan_argument, plan_path
 from gitcorrex.cli.session_cmd import transition_setup
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable, printable_lines
 
 
 @click.command()
@@ -43,15 +44,16 @@ def audit(plan_file: Path, proofs: tuple[str, ...], note: str | None, as_json: b
                    "event": event.model_dump(mode="json") if event else None,
                    "findings": [f.model_dump(mode="json") for f in out.findings]})
     elif event is None or out.by is None:
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not audited")
+        click.echo(printable(f"plan {out.plan_id} ({out.plan[:12]}): not audited"))
         for finding in out.findings:
-            click.echo(f"  {finding.where}: {finding.message}\n    hint: {finding.hint}")
+            click.echo(printable_lines(f"  {finding.where}: {finding.message}\n"
+                                       f"    hint: {finding.hint}"))
     else:
         when = "audited" if out.event else "already audited"
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by {out.by.name} "
-                   f"<{out.by.email}> at {event.at}")
+        click.echo(printable(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
+                             f"{out.by.name} <{out.by.email}> at {event.at}"))
         for proof in out.proofs:
-            click.echo(f"  {proof.step}: {proof.failure_mode}")
+            click.echo(printable(f"  {proof.step}: {proof.failure_mode}"))
         echo_next("validate", path)
     return out.conclusion
 
@@ -84,6 +86,6 @@ def route(plan_file: Path, step_id: str, split: bool, reason: str, as_json: bool
                    "event": event.model_dump(mode="json")})
     else:
         when = "routed" if out.event else "already routed"
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): step {out.step} {when} "
-                   f"split-required by {out.by.name} <{out.by.email}>")
+        click.echo(printable(f"plan {out.plan_id} ({out.plan[:12]}): step {out.step} "
+                             f"{when} split-required by {out.by.name} <{out.by.email}>"))
     return Conclusion.OK

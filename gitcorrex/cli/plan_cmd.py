@@ -14,7 +14,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
-from gitcorrex.model.printable import printable_lines
+from gitcorrex.model.printable import printable, printable_lines
 
 if TYPE_CHECKING:
     from gitcorrex.git import Repository
@@ -46,7 +46,7 @@ def path_command(as_json: bool) -> Conclusion:
     if as_json:
         emit_json({"path": str(home)})
     else:
-        click.echo(str(home))
+        click.echo(printable(str(home)))  # --json gives the exact path
     return Conclusion.OK
 
 
@@ -62,7 +62,7 @@ def plan_path(repo: Repository, plan_file: Path) -> Path:
 def echo_next(command: str, path: Path) -> None:
     """The command that comes next, naming the plan as the user can type it."""
     shown = path.relative_to(start_dir()) if path.is_relative_to(start_dir()) else path
-    click.echo(f"next: git correx plan {command} {shown}")
+    click.echo(printable(f"next: git correx plan {command} {shown}"))
 
 
 @plan.command()
@@ -85,10 +85,11 @@ def validate(plan_file: Path, as_json: bool) -> Conclusion:
         emit_json(PlanValidation.of(outcome))
         return outcome.conclusion
     by = _authority_text(fields.authority.model_dump() if fields.authority else None)
-    click.echo(f"plan {fields.plan_id} ({fields.plan[:12]}): {fields.decision.value}{by}")
+    click.echo(printable(f"plan {fields.plan_id} ({fields.plan[:12]}): "
+                         f"{fields.decision.value}{by}"))
     _echo_findings([f.model_dump() for f in fields.findings])
     for note in fields.diagnostics:
-        click.echo(f"  note: {note}")
+        click.echo(printable(f"  note: {note}"))
     if outcome.accepted:
         echo_next("ground", path)
     return outcome.conclusion
@@ -115,13 +116,13 @@ def authorize(plan_file: Path, as_json: bool) -> Conclusion:
                    "decision": out.decision.value if out.decision else None,
                    "findings": [f.model_dump(mode="json") for f in out.findings]})
     elif event is None or out.by is None:
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): not authorized: "
-                   f"{out.decision.value if out.decision else 'refused'}")
+        click.echo(printable(f"plan {out.plan_id} ({out.plan[:12]}): not authorized: "
+                             f"{out.decision.value if out.decision else 'refused'}"))
         _echo_findings([f.model_dump() for f in out.findings])
     else:
         when = "authorized" if out.event else "already authorized"
-        click.echo(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
-                   f"{out.by.name} <{out.by.email}> at {event.at}")
+        click.echo(printable(f"plan {out.plan_id} ({out.plan[:12]}): {when} by "
+                             f"{out.by.name} <{out.by.email}> at {event.at}"))
         echo_next("validate", path)
     return out.conclusion
 

@@ -13,6 +13,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 if TYPE_CHECKING:
     from gitcorrex.git import Repository
@@ -48,15 +49,14 @@ def status(session_id: str | None, as_json: bool) -> Conclusion:
 def list_cmd(as_json: bool) -> Conclusion:
     """Every session in the ledger: id, plan, status, revision, active step, and for a
     paused one its cause, reason and (semantic terminal) admission."""
-    from gitcorrex.model.note_lines import printable
     from gitcorrex.session.listing import list_sessions
 
     sessions = list_sessions(open_repo())
     if as_json:
         emit_json({"sessions": [s.model_dump(mode="json") for s in sessions]})
     for s in [] if as_json else sessions:
-        click.echo(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
-                   f"{'  active ' + s.active_step if s.active_step else ''}")
+        click.echo(printable(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
+                             f"{'  active ' + s.active_step if s.active_step else ''}"))
         if s.pause_cause is not None:
             click.echo(printable(f"  paused: {s.pause_cause}: {s.pause_reason}"))
         if s.admission is not None:
@@ -79,7 +79,7 @@ def clarify(path: str, reason: str, session: str | None, as_json: bool) -> Concl
     if as_json:
         emit_json({"event": event.model_dump(mode="json")})
     else:
-        click.echo(f"clarified {path} (event {event.id[:12]})")
+        click.echo(printable(f"clarified {path} (event {event.id[:12]})"))
     return Conclusion.OK
 
 

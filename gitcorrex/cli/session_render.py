@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def status_json(document: dict[str, Any]) -> str:
     """Exactly what `emit_json` prints for the report model."""
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True) + "\n"
 
 
 def render_status(document: dict[str, Any]) -> str:

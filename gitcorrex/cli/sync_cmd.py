@@ -6,6 +6,7 @@ import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
 
 
 @click.command()
@@ -31,18 +32,20 @@ def sync(remote: str, compact: bool, as_json: bool) -> Conclusion:
     if as_json:
         emit_json(result.as_dict())
     else:
-        click.echo(result.describe())
+        click.echo(printable(result.describe()))
     for race in result.lost_races:
-        click.echo(f"git correx: lost a race (retried or left to others): {race}", err=True)
+        click.echo(printable(f"git correx: lost a race (retried or left to others): {race}"),
+                   err=True)
     for refusal in result.refused:
-        click.echo(f"git correx: {result.remote} refused {refusal}", err=True)
+        click.echo(printable(f"git correx: {result.remote} refused {refusal}"), err=True)
     for conflict in result.conflicts:
-        click.echo(f"git correx: conflict: {conflict.describe()}", err=True)
+        click.echo(printable(f"git correx: conflict: {conflict.describe()}"), err=True)
     if result.conflicts:
-        click.echo("  hint: the session continued on two clones; nothing was merged or pushed. "
-                   "In the clone whose events should go: "
-                   f"`git update-ref {result.ref} {result.tracking}` (and, if it published "
-                   f"them already, `git push --force {result.remote} "
-                   f"{result.tracking}:{result.ref}-writers/<its correx.writer>`), then sync "
-                   "again", err=True)
+        click.echo(printable(
+            "  hint: the session continued on two clones; nothing was merged or pushed. "
+            "In the clone whose events should go: "
+            f"`git update-ref {result.ref} {result.tracking}` (and, if it published "
+            f"them already, `git push --force {result.remote} "
+            f"{result.tracking}:{result.ref}-writers/<its correx.writer>`), then sync "
+            "again"), err=True)
     return result.conclusion

@@ -43,7 +43,7 @@ def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str |
 def _emit_json(document: dict[str, object]) -> None:
     import json
 
-    sys.stdout.write(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=True) + "\n")
 
 
 def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | None,

@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.repository import Repository as Repository
     from gitcorrex.git.repository import discover as discover
     from gitcorrex.git.repository import require_ledger_format as require_ledger_format
+    from gitcorrex.git.repository import unreadable_object_format as unreadable_object_format
     from gitcorrex.git.scratch import commit_all as commit_all
     from gitcorrex.git.scratch import create_repository as create_repository
     from gitcorrex.git.signing import CommitSignature as CommitSignature
@@ -191,6 +192,7 @@ FACE = {
     "Repository": "repository",
     "discover": "repository",
     "require_ledger_format": "repository",
+    "unreadable_object_format": "repository",
     "commit_all": "scratch",
     "create_repository": "scratch",
     "CommitSignature": "signing",

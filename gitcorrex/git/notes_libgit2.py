@@ -17,12 +17,12 @@ from typing import Any, Literal
 import pygit2
 from pygit2.enums import FileMode, ObjectType
 
-from gitcorrex.errors import UnavailableError
+from gitcorrex.errors import UnavailableError, environmental_error
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import join_note_parts
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.write_faults import translates_write_faults
+from gitcorrex.git.write_faults import translates_write_faults, write_fault
 
 ANCHORS = "anchors"
 _HEX = frozenset("0123456789abcdef")
@@ -199,12 +199,15 @@ def swap_ref(repo: Repository, ref: str, expected: str | None, new: str, message
         return True
     except pygit2.AlreadyExistsError:
         return False
-    except OSError:
-        return False  # the ref (or packed-refs) is locked by another writer
+    except OSError as exc:
+        fault = environmental_error(exc)
+        if fault is None:
+            return False  # the ref (or packed-refs) is locked by another writer
+        raise write_fault(repo.common_dir, exc) or fault from exc  # no room for a lock
     except pygit2.GitError as exc:
         if "old reference value does not match" in str(exc):
             return False
-        raise UnavailableError(
+        raise write_fault(repo.common_dir, exc) or UnavailableError(
             f"could not update {ref}: {exc}",
             hint="run `git fsck` and check the repository's permissions",
         ) from exc

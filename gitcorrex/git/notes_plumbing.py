@@ -21,11 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
-from gitcorrex.errors import (
-    GitCommandError,
-    UnavailableError,
-    environmental_error,
-)
+from gitcorrex.errors import GitCommandError, UnavailableError
 from gitcorrex.git.cat_file import ObjectReader, StoredObject
 from gitcorrex.git.identity import LedgerIdentity
 from gitcorrex.git.note_reads import join_note_parts
@@ -41,7 +37,7 @@ from gitcorrex.git.tree_write import (
     tree_oid,
     write_trees,
 )
-from gitcorrex.git.write_faults import object_store_fault
+from gitcorrex.git.write_faults import write_fault
 
 ANCHORS = "anchors"
 _ANCHOR_MODES = {"tree": TREE_MODE, "blob": BLOB_MODE}
@@ -200,7 +196,8 @@ def swap_ref(repo: Repository, ref: str, expected: str | None, new: str,
     if result.returncode == 0:
         return True
     stderr = decode_path(result.stderr)
-    fault = object_store_fault(repo.common_dir / "objects")
+    fault = write_fault(repo.common_dir, GitCommandError(["git", *args], result.returncode,
+                                                         stderr))
     if fault is not None:
         raise fault
     if any(words in stderr for words in LOST_RACE):
@@ -215,7 +212,7 @@ def _written(repo: Repository, write: Callable[[], T]) -> T:
     try:
         return write()
     except GitCommandError as exc:
-        fault = object_store_fault(repo.common_dir / "objects") or environmental_error(exc)
+        fault = write_fault(repo.common_dir, exc)
         if fault is not None:
             raise fault from exc
         raise

@@ -12,6 +12,7 @@ refs, without force or with an explicit lease, one porcelain report per ref
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -29,13 +30,26 @@ _TRANSIENT = ("Connection reset by peer", "Connection timed out", "hung up unexp
               "early EOF", "read error", "Broken pipe")
 
 
+# A git killed by SIGPIPE wrote into a connection the other end had closed: the same broken
+# connection, told by a signal instead of words (-13 from a signal, 141 through a shell).
+_SIGPIPE_STATUSES = (-signal.SIGPIPE, 128 + signal.SIGPIPE)
+
+
 class TransientTransportError(GitCommandError):
-    """The connection to the remote broke (reset, timed out): worth another round."""
+    """The connection to the remote broke (reset, timed out, a pipe closed): worth another
+    round."""
+
+    @property
+    def reason(self) -> str:
+        """One line for the round's record: git's last words, or the signal that ended it."""
+        if self.status in _SIGPIPE_STATUSES:
+            return f"git {self.argv[1]} was killed by SIGPIPE"
+        return (self.stderr.strip().splitlines() or ["?"])[-1]
 
 
 def _failure(argv: list[str], status: int, stderr: str) -> GitCommandError:
-    kind = TransientTransportError if any(w in stderr for w in _TRANSIENT) else GitCommandError
-    return kind(argv, status, stderr)
+    broken = status in _SIGPIPE_STATUSES or any(w in stderr for w in _TRANSIENT)
+    return (TransientTransportError if broken else GitCommandError)(argv, status, stderr)
 _FETCH = ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules",
           "--prune"]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
 from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.write_faults import write_fault
 
 
 def create_ref_if_absent(common_dir: Path, ref: str, new: str, message: str) -> bool:
@@ -27,7 +28,8 @@ def create_ref_if_absent(common_dir: Path, ref: str, new: str, message: str) -> 
     stderr = decode_path(result.stderr)
     if "already exists" in stderr or "cannot lock ref" in stderr:
         return False
-    raise GitCommandError(["git", *args], result.returncode, stderr)
+    failed = GitCommandError(["git", *args], result.returncode, stderr)
+    raise write_fault(common_dir, failed) or failed  # "couldn't write '….lock'": no room
 
 
 def _exists(common_dir: Path, ref: str) -> bool:

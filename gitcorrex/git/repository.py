@@ -151,6 +151,19 @@ def require_ledger_format(repo: Repository) -> None:
         repo.shared_libgit2()
 
 
+def unreadable_object_format(repo: Repository) -> str | None:
+    """The repository's object format when this installation's libgit2 cannot open it —
+    the ledger, and the hooks' read of the profile at HEAD, go through libgit2 — else None.
+    A sha1 repository is answered without loading libgit2."""
+    if repo.object_format == "sha1":
+        return None
+    try:
+        repo.shared_libgit2()
+    except UsageError:
+        return repo.object_format
+    return None
+
+
 def discover(start: Path) -> Repository:
     """Ask git itself where the repository is, as seen from `start`."""
     args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",

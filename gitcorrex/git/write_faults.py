@@ -1,9 +1,12 @@
 """libgit2 writes that fail because of the machine become EnvironmentFaultError (exit 3).
 
 libgit2 often loses the cause: on a full file system writing a large blob raised
-`GitError: no error`, which read as a bug (exit 4) or, worse, as a failed check. When the
-message names no cause, the object store is examined: a read-only mount, no write access,
-or less than LOW_SPACE_BYTES free is the fault reported, naming the directory. Imports no
+`GitError: no error`, which read as a bug (exit 4) or, worse, as a failed check, and a
+commit it could not store surfaced only when the ref moved ("target OID for the reference
+doesn't exist"). So the object store is examined first: a read-only mount, no write access,
+or less than LOW_SPACE_BYTES free is the fault reported, naming the directory; else the
+cause the error names. Every ledger write path asks `write_fault` (notes_libgit2.py,
+notes_plumbing.py, ref_create.py, notes_merge.py). Imports no
 pygit2 at module level: `git correx state` asks it about `git add -A` failures too.
 """
 
@@ -38,6 +41,15 @@ def object_store_fault(objects: Path) -> EnvironmentFaultError | None:
     return None
 
 
+def write_fault(common_dir: Path, exc: BaseException) -> EnvironmentFaultError | None:
+    """The machine's fault behind a failed write to the repository at `common_dir` (its
+    objects or its refs), or None when it is not the machine's. The object store is asked
+    first, and named: libgit2 and git often name no path ("failed to write out file",
+    "couldn't write '….lock'") or no cause at all ("target OID for the reference doesn't
+    exist" once a commit could not be stored); else the cause the error itself names."""
+    return object_store_fault(common_dir / "objects") or environmental_error(exc)
+
+
 def translates_write_faults(func: F) -> F:
     """Decorate a function whose first argument is the Repository it writes objects to."""
 
@@ -50,7 +62,7 @@ def translates_write_faults(func: F) -> F:
 
             if not isinstance(exc, (pygit2.GitError, OSError)):
                 raise
-            fault = environmental_error(exc) or object_store_fault(repo.common_dir / "objects")
+            fault = write_fault(repo.common_dir, exc)
             if fault is None:
                 raise
             raise fault from exc

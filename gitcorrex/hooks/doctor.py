@@ -2,7 +2,10 @@
 
 git silently skips a hook that is missing or not executable, and runs none at all when
 `core.hooksPath` points at `/dev/null` or an empty directory; a hook whose pinned
-interpreter is gone fails every commit. Each finding names what is wrong and the fix.
+interpreter is gone fails every commit; in a repository whose object format the installed
+libgit2 cannot read (sha256), the check cannot run at all: it reads the profile at HEAD
+through libgit2, so every commit of a selected stage is stopped. Each finding names what
+is wrong and the fix.
 """
 
 from __future__ import annotations
@@ -10,7 +13,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.git import Repository, list_worktrees
+from gitcorrex.git import (
+    Repository,
+    libgit2_version_cached,
+    list_worktrees,
+    unreadable_object_format,
+)
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
 from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
@@ -56,6 +64,8 @@ class DoctorReport:
 def diagnose(repo: Repository) -> DoctorReport:
     """Findings for every worktree of the repository (the main one first)."""
     findings: list[Finding] = []
+    found = unreadable_object_format(repo)
+    unreadable = None if found is None else (found, libgit2_version_cached(repo.common_dir))
     for worktree in list_worktrees(repo):
         if worktree.bare:
             continue
@@ -63,11 +73,13 @@ def diagnose(repo: Repository) -> DoctorReport:
             findings.append(Finding(WARN, str(worktree.path), "worktree", "missing on disk",
                                     "git worktree prune"))
             continue
-        findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path))
+        findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path),
+                                       unreadable)
     return DoctorReport(findings)
 
 
-def _worktree_findings(where: str, status: HooksStatus) -> list[Finding]:
+def _worktree_findings(where: str, status: HooksStatus,
+                       unreadable: tuple[str, str] | None) -> list[Finding]:
     if status.hooks_path is not None and Path(status.hooks_dir) == Path("/dev/null"):
         return [Finding(FAIL, where, HOOKS_PATH_CONFIG, "is /dev/null: git runs no hooks here",
                         f"git config --unset {HOOKS_PATH_CONFIG} && {INSTALL}")]
@@ -76,12 +88,29 @@ def _worktree_findings(where: str, status: HooksStatus) -> list[Finding]:
                            if status.hooks_path else ""))]
     for hook in status.hooks:
         findings += _hook_findings(where, hook, inside=status.inside)
-    if status.stage is None:
-        findings.append(Finding(INFO, where, STAGE_CONFIG, "no stage selected: the hooks allow "
-                                "every commit", f"git config {STAGE_CONFIG} STAGE"))
-    else:
-        findings.append(Finding(OK, where, STAGE_CONFIG, f"stage {status.stage!r} is enforced"))
+    findings.append(_stage_finding(where, status.stage, unreadable))
     return findings
+
+
+def _stage_finding(where: str, stage: str | None,
+                   unreadable: tuple[str, str] | None) -> Finding:
+    """Whether the selected stage is enforced: never where libgit2 cannot read the objects
+    (`unreadable`: their format and libgit2's version)."""
+    if unreadable is not None:
+        object_format, version = unreadable
+        stopped = (f"every commit of stage {stage!r} is stopped" if stage
+                   else "once a stage is selected, every commit is stopped")
+        return Finding(FAIL, where, "object format",
+                       "the check reads the profile at HEAD through libgit2, and this "
+                       f"installation's libgit2 ({version}) cannot read the {object_format} "
+                       f"object format: {stopped}, even one the manifest allows",
+                       "use git correx in a sha1 repository (`git init "
+                       "--object-format=sha1`), or install a pygit2 built with a libgit2 "
+                       f"that supports {object_format}")
+    if stage is None:
+        return Finding(INFO, where, STAGE_CONFIG, "no stage selected: the hooks allow every "
+                       "commit", f"git config {STAGE_CONFIG} STAGE")
+    return Finding(OK, where, STAGE_CONFIG, f"stage {stage!r} is enforced")
 
 
 def _hook_findings(where: str, hook: HookFile, *, inside: bool) -> list[Finding]:

@@ -1,8 +1,9 @@
 """Text from outside (paths, subjects, messages, command names) made safe for a terminal.
 
-One function for every human-readable output (check, assess, log, replay, show, hook and
-error messages, and the Markdown of `report`, review/markdown_text.py), so a name cannot look
-different in two commands. Escaped: control
+One function for every human-readable output (every command's text — paths, plan text,
+identities, git's words — hook and error messages, and the Markdown of `report`,
+review/markdown_text.py), so a name cannot look different in two commands; `--json` is
+ASCII, escaped by JSON itself (tests/cli/test_hostile_paths.py runs every command). Escaped: control
 characters (C0, DEL, C1), bidi and other format characters (U+202E would display a path
 reversed in a CI log), line and paragraph separators, and bytes that were not UTF-8 (kept as
 surrogate escapes by `decode_path`), which print as `\\xNN` — the byte itself.

@@ -9,7 +9,8 @@ fetched: an opportunistic update that keeps the shared ref close for clones of o
 which read only it. Losing that race costs nothing — the lines are on the writer ref. A new
 round starts only when the local ledger moved under the merge, the writer ref was moved by
 a clone sharing this id, or the connection broke (a server at capacity resets or stalls
-connections); rounds are bounded, with exponential backoff and full jitter.
+connections; git dies of SIGPIPE writing into a closed one); rounds are bounded, with
+exponential backoff and full jitter, and a connection broken in every round is one line, exit 3.
 `compact=True` runs sync/compact.py's step instead of publishing.
 """
 
@@ -59,9 +60,9 @@ def sync_ledger(
         try:
             result = _round(work, compact=compact)
         except TransientTransportError as exc:
+            work.transport_errors.append(exc.reason)
             if number == max_rounds:
-                raise
-            work.transport_errors.append((exc.stderr.strip().splitlines() or ['?'])[-1])
+                raise _broken(work) from exc
             result = None
         if result is not None:
             return result
@@ -72,6 +73,16 @@ def sync_ledger(
         "holds everything fetched so far",
         hint="run `git correx sync` again; if it keeps happening, give each clone its own "
              "`git config correx.writer`",
+    )
+
+
+def _broken(work: Round) -> UnavailableError:
+    """The connection broke in every round: one line with git's last words (exit 3)."""
+    return UnavailableError(
+        f"sync with {work.remote}: the connection broke in all {work.rounds} rounds "
+        f"(last: {work.transport_errors[-1]}); the local ledger holds everything fetched so far",
+        hint=f"check that {work.remote} is reachable (`git ls-remote {work.remote}`), then run "
+             "`git correx sync` again",
     )
 
 

@@ -1,6 +1,7 @@
 """SHA-256 repositories: the libgit2 in this installation cannot open them, so every ledger
-command refuses with exit 2 naming the object format — before anything runs — and
-`state` (computed by git alone) still gives git's own key."""
+command refuses with exit 2 naming the object format — before anything runs — `state`
+(computed by git alone) still gives git's own key, and `doctor` says that the hooks cannot
+check a commit there."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pygit2
 import pytest
 
 from tests.conftest import git, run_correx, write
+from tests.hooks.conftest import commit, install, stage_file
 from tests.verify.conftest import counting, has_ledger, runs_counted, write_profile
 
 LIBGIT2_SHA256 = 1 << 11  # GIT_FEATURE_SHA256
@@ -50,3 +52,26 @@ def test_state_is_gits_own_sha256_tree(sha256_repo: Path) -> None:
     assert result.code == 0, result
     assert result.stdout.strip() == git(sha256_repo, "rev-parse", "HEAD^{tree}").strip()
     assert len(result.stdout.strip()) == 64
+
+
+@pytest.mark.parametrize("stage", [None, "implement"], ids=["no-stage", "stage"])
+def test_doctor_says_the_hooks_cannot_check_a_commit_here(sha256_repo: Path,
+                                                          stage: str | None) -> None:
+    """The hooks read the profile at HEAD (and record what they block) through libgit2: in
+    a repository it cannot read, every commit of a selected stage is stopped, even one the
+    manifest allows. doctor says so, instead of "git will run the manifest check"."""
+    write(sha256_repo, ".correx.toml", '[stages.implement]\nwrites = ["/src/**"]\n')
+    git(sha256_repo, "add", "-A")
+    git(sha256_repo, "commit", "-q", "-m", "profile")
+    install(sha256_repo)
+    if stage is not None:
+        git(sha256_repo, "config", "correx.stage", stage)
+        stage_file(sha256_repo, "src/allowed.py", "x = 1\n")
+        refused = commit(sha256_repo)  # the claim doctor makes, seen through git itself
+        assert refused.code != 0 and "sha256 object format" in refused.stderr, refused
+    result = run_correx(sha256_repo, "doctor")
+    assert result.code == 1, result
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 1 and "sha256" in failed[0] and "libgit2" in failed[0], result
+    assert "stopped" in failed[0] and "enforced" not in result.stdout, result
+    assert result.stdout.splitlines()[-1].startswith("git will NOT run"), result

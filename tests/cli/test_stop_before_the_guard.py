@@ -1,0 +1,63 @@
+"""Ctrl-C in a process's first milliseconds, before the stop-signal guard is up, is the same
+interrupt as later: exit 130 and one line, never a traceback — and for an agent's hook call,
+still the agent's blocking answer (exit 2: any other code lets the tool run).
+
+Real processes. SIGINT is sent by the process to itself at the first import of a chosen
+module of the start-up path, so it lands exactly there: while the boundary itself loads.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.agents.conftest import claude
+from tests.cli.test_boundary import correx_env, default_stop_signals
+from tests.conftest import CliResult
+
+INTERRUPT_AT_IMPORT = """
+import os, signal, sys
+
+class InterruptAt:
+    def find_spec(self, name, path=None, target=None):
+        if name == sys.argv[1]:  # the first import of that module: Ctrl-C, to ourselves
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, InterruptAt())
+from gitcorrex.cli import main
+main(sys.argv[2:])
+"""
+# What `main` imports before the guard is up, in the order it imports them.
+BEFORE_THE_GUARD = ["gitcorrex.cli.boundary", "gitcorrex.cli.stop_signals", "gitcorrex.errors",
+                    "gitcorrex.model.conclusion"]
+
+
+def interrupted_at_import(root: Path, module: str, *args: str, stdin: bytes = b"") -> CliResult:
+    proc = subprocess.run([sys.executable, "-c", INTERRUPT_AT_IMPORT, module, *args], cwd=root,
+                          env=correx_env(), input=stdin, capture_output=True, check=False,
+                          timeout=120, preexec_fn=default_stop_signals)
+    return CliResult(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+@pytest.mark.parametrize("module", BEFORE_THE_GUARD)
+def test_ctrl_c_while_the_boundary_loads_is_exit_130_with_one_line(
+        repo: Path, module: str) -> None:
+    result = interrupted_at_import(repo, module, "state")
+    assert (result.code, result.stderr) == (130, "git correx: interrupted (SIGINT)\n"), result
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("module", BEFORE_THE_GUARD)
+def test_ctrl_c_while_an_agent_hook_loads_is_the_blocking_answer(
+        repo: Path, module: str) -> None:
+    call = claude("PreToolUse", repo, "Write", file_path=str(repo / "new.py"), content="x\n")
+    result = interrupted_at_import(repo, module, "assess", "--hook", "claude-code", stdin=call)
+    assert result.code == 2, result
+    assert "so it is blocked (fail closed)" in result.stderr, result
+    assert "interrupted (SIGINT)" in result.stderr and "Traceback" not in result.stderr, result
+    assert "(as a command this would exit 130)" in result.stderr, result
