@@ -116,6 +116,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.trees import read_blob_at as read_blob_at
     from gitcorrex.git.trees import resolve_tree as resolve_tree
     from gitcorrex.git.worktree_copy import temporary_worktree as temporary_worktree
+    from gitcorrex.git.writer_queue import writers_turn as writers_turn
 
 FACE = {
     "anchors_states": "anchor_policy",
@@ -217,6 +218,7 @@ FACE = {
     "head_tree": "trees",
     "read_blob_at": "trees",
     "resolve_tree": "trees",
+    "writers_turn": "writer_queue",
 }
 __all__ = sorted(FACE)
 _MODULES = {name: f"gitcorrex.git.{module}" for name, module in FACE.items()}

@@ -64,28 +64,33 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
 
     A callable is asked for the drafts again on every attempt, against the ledger as it is
     then, so a precondition (and each session's next `seq`) is never checked on a stale
-    view. Exhausted retries raise LedgerContentionError (exit 3) with nothing written.
+    view. git correx writers take turns (`git/writer_queue.py`), so the retries are left
+    to foreign writers. Exhausted retries raise LedgerContentionError (exit 3) with
+    nothing written.
     """
     ref = git.ledger_ref(repo)
     git.ensure_merge_strategy(repo, ref)
     stamp = {"at": format_instant(now), **provenance.stamp()}
     identity = ledger_identity(repo)
     pack_every = git.pack_interval(repo)  # a bad value stops us before writing
-    for attempt in range(max_attempts):
-        tip = git.ledger_tip(repo, ref)
-        view, batch = _drafts_at(repo, tip, drafts)
-        if not batch:
-            return []
-        lines, appends, anchors = _plan(repo, view, batch, stamp)
-        new_tip = git.commit_notes(repo, ref, expected_tip=tip, appends=appends,
-                                     anchors=anchors, identity=identity,
-                                     message=f"git correx: record {len(lines)} event(s)")
-        if new_tip is not None:
-            git.note_appended(repo, new_tip, len(lines), every=pack_every)
-            _store_folds(repo, view, new_tip, appends, batch)
-            return lines
-        time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
-    raise contention_error(repo, ref, max_attempts)
+    with git.writers_turn(repo):  # our writers queue; compare-and-swap guards the rest
+        for attempt in range(max_attempts):
+            tip = git.ledger_tip(repo, ref)
+            view, batch = _drafts_at(repo, tip, drafts)
+            if not batch:
+                return []
+            lines, appends, anchors = _plan(repo, view, batch, stamp)
+            new_tip = git.commit_notes(repo, ref, expected_tip=tip, appends=appends,
+                                       anchors=anchors, identity=identity,
+                                       message=f"git correx: record {len(lines)} event(s)")
+            if new_tip is not None:
+                break
+            time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+        else:
+            raise contention_error(repo, ref, max_attempts)
+    git.note_appended(repo, new_tip, len(lines), every=pack_every)  # the next writer's turn
+    _store_folds(repo, view, new_tip, appends, batch)
+    return lines
 
 
 def _drafts_at(repo: Repository, tip: str | None,
