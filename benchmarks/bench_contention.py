@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -86,8 +85,6 @@ def one_run(args: argparse.Namespace, root: Path) -> dict[str, float]:
     (repo / "a.txt").write_text("a\n")
     git(repo, "add", "a.txt")
     tree = git(repo, "write-tree").strip()
-    here = Path(__file__).resolve().parent
-    env = {**os.environ, "PYTHONPATH": f"{here.parent}{os.pathsep}{here}"}
     load = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
             for _ in range(args.load)]
     try:
@@ -95,7 +92,7 @@ def one_run(args: argparse.Namespace, root: Path) -> dict[str, float]:
         procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(repo), tree,
                                    f"s{index % args.sessions}", str(args.appends),
                                    "race" if args.race else "queue", str(args.attempts)],
-                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                  for index in range(args.workers)]
         results = [proc.communicate() for proc in procs]
         wall = time.perf_counter() - start
