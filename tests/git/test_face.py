@@ -10,26 +10,13 @@ import sys
 from pathlib import Path
 
 import gitcorrex.git as face
+from tests.face_imports import typed_imports
 
 PACKAGE = Path(face.__file__).resolve().parent.parent
 
 
-def typed_imports() -> dict[str, str]:
-    """name → module of the `if TYPE_CHECKING:` imports in the face."""
-    tree = ast.parse(Path(face.__file__).read_text())
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            for imported in node.body:
-                assert isinstance(imported, ast.ImportFrom) and imported.module
-                for alias in imported.names:
-                    assert alias.asname == alias.name, alias.name  # re-exported as itself
-                    found[alias.name] = imported.module.removeprefix("gitcorrex.git.")
-    return found
-
-
 def test_the_typed_imports_are_the_face_list() -> None:
-    assert typed_imports() == face.FACE
+    assert typed_imports(face, strip="gitcorrex.git.") == face.FACE
 
 
 def test_every_face_name_is_defined_where_the_list_says() -> None:

@@ -3,7 +3,6 @@ and typed, and importing the face loads no model, no engine and no libgit2."""
 
 from __future__ import annotations
 
-import ast
 import importlib
 import subprocess
 import sys
@@ -12,24 +11,11 @@ from pathlib import Path
 import pytest
 
 import gitcorrex.ledger as face
-
-
-def typed_imports() -> dict[str, str]:
-    """name → module of the `if TYPE_CHECKING:` imports in the face."""
-    tree = ast.parse(Path(face.__file__).read_text())
-    found: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
-            for imported in node.body:
-                assert isinstance(imported, ast.ImportFrom) and imported.module
-                for alias in imported.names:
-                    assert alias.asname == alias.name, alias.name
-                    found[alias.name] = imported.module
-    return found
+from tests.face_imports import typed_imports
 
 
 def test_the_typed_imports_are_the_face_list() -> None:
-    assert typed_imports() == face.FACE
+    assert typed_imports(face) == face.FACE
 
 
 def test_every_face_name_is_defined_where_the_list_says() -> None:
