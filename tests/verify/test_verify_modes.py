@@ -77,6 +77,19 @@ def test_reuse_does_not_apply_once_a_command_changed(repo: Path, outside: Path,
     assert runs_counted(outside / "runs") == 2
 
 
+def test_reuse_needs_the_same_commands_not_only_as_many(repo: Path, outside: Path,
+                                                       correx: Correx) -> None:
+    """One tree, one profile, two expectations of one command each: a pass of `a` says
+    nothing about `other`, so `--reuse --expect other` runs it."""
+    write_profile(repo, {"count": counting(outside / "runs"),
+                         "other": counting(outside / "others")},
+                  {"a": ["count"], "other": ["other"]}, default="a", commit=False)
+    verify(correx, repo, "--expect", "a")
+    again = verify(correx, repo, "--expect", "other", "--reuse")
+    assert fields_of(again).reused_from is None
+    assert runs_counted(outside / "others") == 1
+
+
 def test_reuse_without_an_earlier_pass_runs_the_commands(repo: Path, outside: Path,
                                                         correx: Correx) -> None:
     counted_project(repo, outside / "runs", code="raise SystemExit(1)")
