@@ -52,17 +52,16 @@ def check_inside_writes(state: SessionState, step: PlanStep, changed: list[str])
     return changed
 
 
-def check_verified_state(state: SessionState, state_key: str) -> None:
+def check_verified_state(state: SessionState, state_key: str, *, verify: str) -> None:
     """Refuse (exit 1) unless `state_key` carries a passing build observation under the
     session's profile, or is the lock state of a `--baseline-unverified` lock before any
-    step is verified."""
+    step is verified; `verify` is the command the hint names."""
     if state.is_verified(state_key) or _unverified_lock_admits(state, state_key):
         return
     raise refuse(
         f"the workspace state {state_key[:12]} carries no passing observation of a build "
         f"expectation under session {state.session}'s profile: {_story(state, state_key)}",
-        hint="run `git correx verify` in the session on this state; start the step when it "
-             "passes")
+        hint=f"run `{verify}` in the session on this state; start the step when it passes")
 
 
 def _unverified_lock_admits(state: SessionState, state_key: str) -> bool:

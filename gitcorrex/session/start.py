@@ -28,7 +28,7 @@ from gitcorrex.model.session_state import OpenPrecondition, SessionState, Sessio
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.graph import unmet_dependencies
 from gitcorrex.plan.split import describe_split, split_routes
-from gitcorrex.profiles.selection import select_expectation
+from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.session.bound_profile import bound_profile, check_profile_unchanged
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.safe_start import (
@@ -73,7 +73,8 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
             check_profile_unchanged(repo, state, state_key)
         if state.settled not in changed:  # another settlement or adoption raced us
             changed[state.settled] = changes_since_settled(repo, state, state_key)
-        before = _admission(state, plan, step, state_key, missing, changed[state.settled])
+        before = _admission(state, plan, step, (state_key, _verify_command(step, selection)),
+                            missing, changed[state.settled])
         fields = StepStartedFields(writes=list(step.writes),
                                    expectation_docs=not selection.commands,
                                    baseline=state.settled or state_key,
@@ -88,10 +89,12 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     return StepStart(session, step.id, state_key, events)
 
 
-def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
+def _admission(state: SessionState, plan: Plan, step: PlanStep, here: tuple[str, str],
                missing: set[str], changed: list[str]) -> list[str]:
-    """Every admission rule against `state`; the paths changed since the last settled
-    state (all inside the step's writes: they count as its writes) when all hold."""
+    """Every admission rule against `state` on `here` (the state key, and the `verify`
+    that would verify it); the paths changed since the last settled state (all inside
+    the step's writes: they count as its writes) when all hold."""
+    state_key, verify = here
     if state.status is SessionStatus.PAUSED and state.pause is not None:
         raise refuse(f"session {state.session} is paused ({state.pause.cause}: "
                      f"{state.pause.reason})", hint="see `git correx resume -h`")
@@ -111,9 +114,15 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
         raise refuse(f"step {step.id} depends on {', '.join(unverified)}, not verified yet",
                      hint=f"start and verify {unverified[0]} first")
     inside = check_inside_writes(state, step, changed)
-    check_verified_state(state, state_key)
+    check_verified_state(state, state_key, verify=verify)
     _check_preconditions(state, step, missing)
     return inside
+
+
+def _verify_command(step: PlanStep, stage: Selection) -> str:
+    """The `verify` that observes a build expectation for `step`: its stage's, when that
+    runs a command; else the session's baseline expectation (a plain `verify`)."""
+    return f"git correx verify --stage {step.stage}" if stage.commands else "git correx verify"
 
 
 def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) -> None:
