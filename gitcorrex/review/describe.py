@@ -90,7 +90,8 @@ def _verdict(event: Described, payload: EventPayload | None, problem: str | None
     if payload is None:  # a kind this version does not know
         return event.kind
     if isinstance(payload, StepChecksFields):  # a step's own checks: never a pass of the tree
-        return "step checks, no build claim: " + _verification(payload)
+        names = ", ".join(command.name for command in payload.commands)
+        return f"step checks, no build claim: {payload.result.value} ({names})"
     if isinstance(payload, VerificationFields):
         return _verification(payload, counts)
     return _payload_verdict(payload, event.step) or gate_line(payload) or event.kind
