@@ -130,3 +130,21 @@ def test_a_step_is_refused_on_an_unverified_key(s1_verified: tuple[Path, str],
     assert correx(root, "verify").code == 1  # between steps: the state fails
     assert correx(root, "step", "start", "S2").code == 1
     assert status(correx, root, session)["workspace"]["verified"] is False
+
+
+def test_an_unverified_lock_admits_the_first_step_only(
+        project: Path, plans: Callable[..., Path], correx: Correx) -> None:
+    """`--baseline-unverified` is the operator's decision for the first step; once a step
+    is verified (here one without writes, whose checks record no build claim), the lock
+    state it settled on still needs a passing observation."""
+    no_writes = {**THREE_STEPS[2], "id": "N1", "writes": [], "dependencies": []}
+    plan = plans("first", [no_writes, {**THREE_STEPS[0], "blockers": []}], "first")
+    locked = lock_ready(correx, project, plan, "--session", "u", "--baseline-unverified",
+                        "--reason", "the build needs N1 first")
+    assert locked.code == 0, locked
+    assert correx(project, "step", "start", "N1").code == 0  # the first step: admitted
+    assert correx(project, "verify").code == 0
+    refused = correx(project, "step", "start", "S1")
+    assert refused.code == 1 and "no passing observation" in refused.stderr, refused
+    assert correx(project, "verify", "--stage", "implement").code == 0
+    assert correx(project, "step", "start", "S1").code == 0
