@@ -1,4 +1,4 @@
-"""`git correx session status|list|clarify`: a session's folded state, and its operator.
+"""`git correx session status|list|clarify|adopt`: a session's folded state, and its operator.
 
 The session is `--session ID` (or the status argument), else `CORREX_SESSION`, else
 `git config correx.session`.
@@ -80,6 +80,36 @@ def clarify(path: str, reason: str, session: str | None, as_json: bool) -> Concl
         emit_json({"event": event.model_dump(mode="json")})
     else:
         click.echo(printable(f"clarified {path} (event {event.id[:12]})"))
+    return Conclusion.OK
+
+
+@session.command()
+@click.option("--reason", required=True, help="Why the changes are accepted.")
+@session_option
+@json_option
+def adopt(reason: str, session: str | None, as_json: bool) -> Conclusion:
+    """Adopt the changes made since the last settled state (an operator's decision).
+
+    Between steps, `step start` admits only changes inside the starting step's writes;
+    adopting records every other changed path and the reason, and the current state
+    becomes the settled one. Exit 1 while a step is active or the profile changed.
+    """
+    from gitcorrex.session.adopt import adopt_changes
+
+    repo, now, provenance = transition_setup()
+    out = adopt_changes(repo, selected(repo, session), reason=reason, now=now,
+                        provenance=provenance)
+    if as_json:
+        emit_json({"session": out.session, "state_key": out.state_key,
+                   "settled": out.settled, "paths": out.paths,
+                   "events": [e.model_dump(mode="json") for e in out.events]})
+    elif out.events:
+        click.echo(printable(f"adopted {len(out.paths)} changed path(s) on "
+                             f"{out.state_key[:12]} (session {out.session}): "
+                             f"{', '.join(out.paths)}"))
+    else:
+        click.echo(printable(f"nothing changed since the last settled state of session "
+                             f"{out.session}; nothing recorded"))
     return Conclusion.OK
 
 

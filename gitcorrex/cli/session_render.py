@@ -36,6 +36,12 @@ def render_status(document: dict[str, Any]) -> str:
         lines.append(f"  baseline {baseline['state_key'][:12]} ({baseline['source']}), {valid}")
         if baseline.get("reason") is not None:
             lines.append(f"  baseline unverified at lock: {baseline['reason']}")
+    if state["active_step"] is None and not here.get("verified", True):
+        lines.append(f"  workspace {here['state_key'][:12]} is not verified under the "
+                     "session's profile: `git correx verify` before the next step starts")
+    if state.get("profile") and not here.get("profile_bound", True):
+        lines.append(f"  .correx.toml is not the locked profile ({state['profile'][:12]}): "
+                     "restore it, or re-plan (`plan lock --replaces`)")
     if state["pause"] is not None:
         lines.append(f"  paused: {state['pause']['cause']}: {state['pause']['reason']}")
     lines += [f"  open precondition: {p['path']} (step {p['step']}, {p['attempts']} attempts)"

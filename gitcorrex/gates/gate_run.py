@@ -3,7 +3,8 @@
 (static_gate.py and the others in run_gates.py) records through.
 
 The profile is the work tree's `.correx.toml`, as for `verify`; a bare repository has no
-work tree, so there it is HEAD's. The active step of a session is the one the session
+work tree, so there it is HEAD's; a session's settlement hands down the profile the session
+is locked under. The active step of a session is the one the session
 fold says (`replay/active_step.py`, a pure query one layer down), so gate facts land on the
 step `session status` shows without this package reading the session upward.
 """
@@ -36,20 +37,22 @@ class StageContext:
     profile_oid: str
 
 
-def stage_context(repo: Repository, stage: str | None) -> StageContext:
-    """`--stage`, else `git config correx.stage`; none, or one the profile lacks, is exit 2."""
+def stage_context(repo: Repository, stage: str | None, *,
+                  profile: tuple[Profile, str] | None = None) -> StageContext:
+    """`--stage`, else `git config correx.stage`; none, or one the profile lacks, is exit 2.
+    `profile` (with its blob id) is read instead of the work tree's when given."""
     chosen = selected_stage(repo, stage)
     if chosen is None:
         raise UsageError("no stage selected: the gates are a stage's policy",
                          hint="pass --stage NAME (or `git config correx.stage NAME`)")
-    profile, oid = read_profile(repo)
-    policy = profile.stages.get(chosen)
+    read, oid = profile or read_profile(repo)
+    policy = read.stages.get(chosen)
     if policy is None:
-        known = ", ".join(sorted(profile.stages)) or "(none defined)"
+        known = ", ".join(sorted(read.stages)) or "(none defined)"
         raise ConfigError(f"unknown stage {json.dumps(chosen)}",
                           hint=f"use one of: {known}; or add [stages.{chosen}] to "
                                f"{PROFILE_NAME}")
-    return StageContext(chosen, policy, profile, oid)
+    return StageContext(chosen, policy, read, oid)
 
 
 def read_profile(repo: Repository) -> tuple[Profile, str]:

@@ -33,18 +33,22 @@ from gitcorrex.gates.outcome import GateOutcome, GateResult
 from gitcorrex.gates.static_gate import run_static_gate
 from gitcorrex.git import Repository, StateProbe, head_tree
 from gitcorrex.model.events import Provenance
+from gitcorrex.model.profile import Profile
 
 
 @dataclass(frozen=True)
 class GateRequest:
     """The caller's choices: the stage, the session, and `artifact name → file`; `reuse`
     cites a clean static analysis already recorded for this state key and profile instead
-    of running it again (a session's settlement asks for it)."""
+    of running it again (a session's settlement asks for it). `profile` (the profile and its
+    blob id) replaces the work tree's: a settlement passes the one its session is locked
+    under."""
 
     stage: str | None
     session: str | None
     artifacts: Mapping[str, Path]
     reuse: bool = False
+    profile: tuple[Profile, str] | None = None
 
 
 def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
@@ -54,7 +58,7 @@ def run_gates(repo: Repository, request: GateRequest, *, env: Mapping[str, str],
 
     `probe` (owned by the caller) may already be keying the work tree (`StateProbe.begin`).
     """
-    context = stage_context(repo, request.stage)
+    context = stage_context(repo, request.stage, profile=request.profile)
     if request.session is not None:
         ledger.check_session_id(request.session)
     _check_inputs(context, request.artifacts)

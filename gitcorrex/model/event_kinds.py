@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from gitcorrex.model import (
+    adoption,
     assessment,
     gates,
     grounding,
@@ -22,6 +23,7 @@ from gitcorrex.model.record import EventPayload
 
 PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
     verification.VerificationFields,
+    verification.StepChecksFields,
     verification.SetupFields,
     plan_events.PlanValidatedFields,
     plan_events.PlanAuthorizedFields,
@@ -40,6 +42,7 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
     session_events.SessionPausedFields,
     session_events.SessionResumedFields,
     session_events.SessionCompletedFields,
+    adoption.ChangesAdoptedFields,
     gates.ArtifactsChecked,
     gates.BriefGroundingChecked,
     gates.BriefEchoMismatch,

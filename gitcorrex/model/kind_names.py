@@ -11,6 +11,7 @@ from __future__ import annotations
 KNOWN_KINDS = frozenset({
     "brief_echo_mismatch",
     "brief_grounding_checked",
+    "changes_adopted",
     "plan_authorized",
     "plan_grounding_evaluated",
     "plan_locked",
@@ -24,6 +25,7 @@ KNOWN_KINDS = frozenset({
     "session_started",
     "stage_artifacts_checked",
     "static_analysis_completed",
+    "step_checks_observed",
     "step_failed",
     "step_started",
     "step_verified",

@@ -26,6 +26,7 @@ class Transition(str, Enum):
     PAUSE = "pause"
     RESUME = "resume"
     REPLAN = "replan"
+    ADOPT = "adopt"
 
 
 class PauseCause(str, Enum):
@@ -50,13 +51,18 @@ class TransitionAdmittedFields(EventPayload):
 
 class StepStartedFields(EventPayload):
     """`step_started`: the writes the hooks enforce while the step (the envelope's `step`,
-    of the envelope's `stage`) is active."""
+    of the envelope's `stage`) is active. `baseline` is where its writes begin: the state
+    the last settlement left (or an operator adopted); `writes_before_start` the paths
+    changed since then, inside its writes, that count as its writes (the first 200; absent
+    when none)."""
 
     KIND = "step_started"
+    OMIT_WHEN_NONE = frozenset({"writes_before_start"})
 
     writes: list[Named]
     expectation_docs: bool
     baseline: Oid
+    writes_before_start: list[Bounded] | None = None
 
 
 class StepVerifiedFields(EventPayload):

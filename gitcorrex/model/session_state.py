@@ -58,8 +58,9 @@ class StepState:
 class Baseline:
     """The known-good state: the latest pass of the session (or the locked state before it).
 
-    `source` is `observation`, `no_build_claim`, `lock` (verified by the lock's passing
-    observation) or `lock_unverified` (locked with `--baseline-unverified`: `reason` says why).
+    `source` is `observation`, `lock` (verified by the lock's passing observation) or
+    `lock_unverified` (locked with `--baseline-unverified`: `reason` says why). A step
+    without a build claim never moves it (seed 000: it does not manufacture one).
     """
 
     state_key: str
@@ -126,6 +127,13 @@ class SessionState:
     clarified: list[str]
     problems: list[FoldProblem]
     profile: str | None  # the blob of the profile the session is locked under, if recorded
+    settled: str | None  # the state the last settlement left: where the next step's writes begin
+    verified: list[str]  # state keys with a passing build observation under `profile`
+
+    def is_verified(self, state_key: str) -> bool:
+        """Whether `state_key` carries a passing observation of a build expectation under
+        the session's profile (the lock's, a settlement's, or `verify` in the session)."""
+        return state_key in self.verified
 
     def step(self, step_id: str) -> StepState | None:
         """The step called `step_id` in the current plan, or None."""

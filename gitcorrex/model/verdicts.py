@@ -8,6 +8,7 @@ from enum import Enum
 
 OBSERVATION_KIND = "workspace_verification_observed"  # VerificationFields.KIND
 SETUP_KIND = "workspace_setup_observed"  # SetupFields.KIND
+STEP_CHECKS_KIND = "step_checks_observed"  # StepChecksFields.KIND
 
 
 class Result(str, Enum):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
-from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND
+from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND
 from gitcorrex.model.verdicts import Reason as Reason  # re-exported: callers import them here
 from gitcorrex.model.verdicts import Result as Result
 from gitcorrex.model.verdicts import StopReason as StopReason
@@ -67,6 +67,16 @@ class VerificationFields(EventPayload):
     isolated: bool
     reused_from: str | None
     profile_from: Oid | None = None
+
+
+class StepChecksFields(VerificationFields):
+    """`step_checks_observed`: a step's own plan checks, run by the settlement of a step
+    that makes no build claim (a docs stage, or no declared writes). The same evidence as
+    an observation, under its own kind, so that no reader of passes (`log`, `check`, a
+    lock, a session's baseline, `--reuse`) ever counts it: a docs-only stage does not
+    manufacture a build claim (seed 000). The step's `step_verified` cites it."""
+
+    KIND = STEP_CHECKS_KIND
 
 
 class SetupFields(EventPayload):

@@ -15,6 +15,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from gitcorrex.model.adoption import ChangesAdoptedFields
 from gitcorrex.model.note_lines import LedgerEntry, TypedEvent
 from gitcorrex.model.observed_pass import is_pass_under
 from gitcorrex.model.plan_events import PlanLockedFields, SessionStartedFields
@@ -72,6 +73,8 @@ class _Fold:
     clarified: list[str] = field(default_factory=list)
     problems: list[FoldProblem] = field(default_factory=list)
     profile: str | None = None
+    settled: str | None = None
+    verified: list[str] = field(default_factory=list)
 
 
 def fold_session(session: str, events: Sequence[TypedEvent], *,
@@ -109,6 +112,8 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
             _resumed(state, payload)
         case SessionCompletedFields():
             state.completed = True
+        case ChangesAdoptedFields():
+            state.settled = entry.state_key or state.settled
         case PreconditionFailed():
             state.preconditions[payload.path] = OpenPrecondition(
                 path=payload.path, step=entry.step, event=entry.id, attempts=payload.attempts,
@@ -149,6 +154,8 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
     if payload.profile is not None:  # the profile the session is bound to from here on
+        if payload.profile != state.profile:
+            state.verified = []  # passes under the old profile say nothing about the new one
         state.profile = payload.profile
     if payload.replaces is None:
         if state.baseline is None and entry.state_key is not None:
@@ -157,6 +164,9 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None
                 state_key=entry.state_key, source="lock_unverified" if unverified else "lock",
                 event=entry.id, expectation=None, commands=[], changed_paths=[],
                 changed_paths_omitted=0, reason=unverified or None)
+            state.settled = entry.state_key
+            if payload.baseline_observation is not None:  # the lock's pass of its state
+                _mark_verified(state, entry.state_key)
         return
     kept, carried, old = set(payload.kept or ()), set(payload.carried or ()), state.steps
     state.plan, state.plan_id = payload.plan, payload.plan_id
@@ -189,11 +199,17 @@ def _observed(state: _Fold, entry: LedgerEntry, payload: VerificationFields) -> 
     trusted = payload.profile if state.profile is None else state.profile
     if not is_pass_under(payload, trusted) or entry.state_key is None:
         return
+    _mark_verified(state, entry.state_key)
     state.baseline = Baseline(
         state_key=entry.state_key, source="observation", event=entry.id,
         expectation=payload.expectation, commands=[c.name for c in payload.commands],
         changed_paths=list(payload.changed_paths),
         changed_paths_omitted=payload.changed_paths_omitted)
+
+
+def _mark_verified(state: _Fold, state_key: str) -> None:
+    if state_key not in state.verified:
+        state.verified.append(state_key)
 
 
 def _step_event(state: _Fold, entry: LedgerEntry,
@@ -221,10 +237,8 @@ def _verified(state: _Fold, entry: LedgerEntry, step: _Step,
     step.verified_by, step.build_claim = payload.observation, payload.build_claim
     if state.active == entry.step:
         state.active, state.writes = None, []
-    if not payload.build_claim and entry.state_key is not None:
-        state.baseline = Baseline(state_key=entry.state_key, source="no_build_claim",
-                                  event=entry.id, expectation=None, commands=[],
-                                  changed_paths=[], changed_paths_omitted=0)
+    if entry.state_key is not None:  # a step without a build claim leaves the baseline
+        state.settled = entry.state_key
 
 
 def _paused(state: _Fold, entry: LedgerEntry, payload: SessionPausedFields) -> None:
@@ -249,7 +263,7 @@ def _resumed(state: _Fold, payload: SessionResumedFields) -> None:
 # The classes the fold matches on: what `typed_events` reads a session's lines into.
 FOLDED_TYPES: tuple[type[EventPayload], ...] = (
     SessionStartedFields, PlanLockedFields, VerificationFields, PreconditionFailed,
-    PreconditionClarified, *_TRANSITION_TYPES)
+    PreconditionClarified, ChangesAdoptedFields, *_TRANSITION_TYPES)
 FOLDED_KINDS = frozenset(p.KIND for p in FOLDED_TYPES)
 
 
@@ -266,7 +280,8 @@ def _freeze(state: _Fold, revision: int) -> SessionState:
         active_step=state.active, active_writes=state.writes, steps=steps,
         baseline=state.baseline, pause=state.pause,
         preconditions=sorted(state.preconditions.values(), key=lambda p: p.path),
-        clarified=sorted(state.clarified), problems=state.problems, profile=state.profile)
+        clarified=sorted(state.clarified), problems=state.problems, profile=state.profile,
+        settled=state.settled, verified=state.verified)
 
 
 def _shown_status(step: _Step, waiting: bool) -> StepStatus:

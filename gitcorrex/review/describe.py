@@ -23,7 +23,12 @@ from gitcorrex.model.session_events import (
     StepVerifiedFields,
     TransitionAdmittedFields,
 )
-from gitcorrex.model.verification import Result, SetupFields, VerificationFields
+from gitcorrex.model.verification import (
+    Result,
+    SetupFields,
+    StepChecksFields,
+    VerificationFields,
+)
 from gitcorrex.review.gate_lines import gate_line
 from gitcorrex.review.tree_status import writer_label
 
@@ -84,6 +89,9 @@ def _verdict(event: Described, payload: EventPayload | None, problem: str | None
         return unfit_text(event.kind, problem)
     if payload is None:  # a kind this version does not know
         return event.kind
+    if isinstance(payload, StepChecksFields):  # a step's own checks: never a pass of the tree
+        names = ", ".join(command.name for command in payload.commands)
+        return f"step checks, no build claim: {payload.result.value} ({names})"
     if isinstance(payload, VerificationFields):
         return _verification(payload, counts)
     return _payload_verdict(payload, event.step) or gate_line(payload) or event.kind

@@ -1,9 +1,11 @@
-"""Completing a step that makes no build claim: no declared writes, or a docs expectation.
+"""Completing an activity-only step: no build claim (no declared writes, or a docs
+expectation) and plan checks that run no command (seed 003 acceptance 3: such a step rests
+on a person's decision, `plan authorize`).
 
 Nothing runs and no observation is recorded. The step still may not smuggle in changes:
-a step without writes completes only on the baseline itself, and a docs step only when
-every path changed since the baseline is one of its declared writes. The state it
-completes on becomes the baseline, marked `no_build_claim`.
+a step without writes completes only on the state its writes begin at, and a docs step only
+when every path changed since then is one of its declared writes. The state it completes
+on is settled, never verified: the next step asks for a `verify` first.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.session_events import StepVerifiedFields
-from gitcorrex.model.session_state import SessionState
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.session.settlement_events import completion_drafts, step_draft
-from gitcorrex.session.state import session_state, state_at
+from gitcorrex.session.state import state_at
+from gitcorrex.session.step_baseline import step_baseline
 
 if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
@@ -33,7 +35,7 @@ def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, st
     """Record `step_verified` (build_claim false) if the step changed only what it declared."""
     from gitcorrex.verify.outcome import VerifyOutcome
 
-    _check_changes(repo, session_state(repo, session), step, state_key)
+    _check_changes(repo, step_baseline(repo, session, step.id), step, state_key)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         state = state_at(view, session)
@@ -52,14 +54,12 @@ def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, st
                          f"expectation {expectation!r}: no build claim, nothing verified\n{said}")
 
 
-def _check_changes(repo: Repository, state: SessionState, step: PlanStep,
-                   state_key: str) -> None:
-    baseline = state.baseline.state_key if state.baseline else None
+def _check_changes(repo: Repository, baseline: str, step: PlanStep, state_key: str) -> None:
     changed = changed_paths(repo, baseline, state_key) if baseline != state_key else []
     writes = Manifest(tuple(step.writes), f"step {step.id!r}")
     outside = [path for path in changed if not step.writes or not writes.allows(path)]
     if outside:
         raise TransitionRefusedError(
             f"step {step.id} makes no build claim but changed {', '.join(outside[:5])} "
-            "outside its declared writes since the baseline",
+            f"outside its declared writes since its writes began ({baseline[:12]})",
             hint="revert those paths, or re-plan the step with the writes it needs")

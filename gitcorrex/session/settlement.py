@@ -1,12 +1,17 @@
-"""The one settlement path of a step with a build claim, in order, each part recorded:
+"""The one settlement path of every step that runs a command, in order, each part recorded:
 
 1. write evidence: what changed since the step started is inside its `writes`
    (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects);
 2. the stage's gates on this state key (gates/run_gates.py, each gate records its fact; a
    clean static analysis already recorded for this key and profile is reused);
-3. the stage's `build_expectation` plus the step's own plan `checks`, de-duplicated
-   (session/step_commands.py), observed as one `workspace_verification_observed` bound to
-   the step and its writes.
+3. the step's own plan `checks`, after the stage's `build_expectation` when the step makes
+   a build claim, de-duplicated (session/step_commands.py), observed as one
+   `workspace_verification_observed` bound to the step and its writes — or, for a step
+   without a build claim (a docs stage, no writes), as `step_checks_observed`, which no
+   reader counts as a pass of the tree.
+
+Every part reads the profile the session is locked under (session/bound_profile.py), never
+the work tree's.
 
 The first part that fails stops the settlement: one `step_failed` naming the part, with
 its output verbatim, and one attempt used. Only all passing gives `step_verified`. Every
@@ -23,28 +28,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex import ledger
-from gitcorrex.errors import TransitionRefusedError
 from gitcorrex.gates.outcome import GateOutcome
 from gitcorrex.gates.run_gates import GateRequest, run_gates
 from gitcorrex.git import Repository, StateProbe
 from gitcorrex.model.event_kinds import payload_of
-from gitcorrex.model.event_order import session_order
-from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
-from gitcorrex.model.note_lines import typed_events
-from gitcorrex.model.profile import Profile
+from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
     SessionCompletedFields,
     SessionPausedFields,
     StepFailedFields,
-    StepStartedFields,
     StepVerifiedFields,
 )
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
-from gitcorrex.profiles.load import LoadedProfile
 from gitcorrex.profiles.selection import Selection
+from gitcorrex.session.bound_profile import BoundProfile
 from gitcorrex.session.settlement_events import Failure, Settled, settle_drafts
 from gitcorrex.session.state import state_at
-from gitcorrex.session.step_commands import step_selection
+from gitcorrex.session.step_baseline import step_baseline
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.request import VerifyRequest
@@ -81,17 +81,19 @@ class Settlement:
                                     provenance=self.provenance)
 
 
-def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
-                run: Observe) -> VerifyOutcome:
-    """Write evidence → gates → checks and build expectation → step_verified | step_failed.
+def settle_step(s: Settlement, bound: BoundProfile, commands: Selection, run: Observe, *,
+                key: str, claim: bool) -> VerifyOutcome:
+    """Write evidence → gates → checks (and build expectation) → step_verified | step_failed,
+    all on the state `key`, under the session's profile `bound`.
 
-    The commands are resolved first: a check the profile lacks refuses (exit 2) before
-    anything is recorded."""
-    step, profile = s.active.step, loaded.profile
-    selection = profile_selection(loaded.blob_oid, step_selection(profile, step, stage)
-                                  .model_dump(mode="json"), profile.defaults.output_cap)
-    key = s.probe.measure().state_key
-    evidence = check_writes(s.repo, step, baseline=_step_baseline(s), state_key=key)
+    `commands` are the step's (session/step_commands.py), resolved before anything is
+    recorded; `claim` says whether they include its stage's build expectation."""
+    step, profile = s.active.step, bound.profile
+    selection = profile_selection(bound.blob, commands.model_dump(mode="json"),
+                                  profile.defaults.output_cap)
+    expectation = commands.expectation
+    begins = step_baseline(s.repo, s.active.session, step.id)
+    evidence = check_writes(s.repo, step, baseline=begins, state_key=key)
     if not evidence.passed:
         event = s.record([evidence_draft(evidence, session=s.active.session, step=step)])[0]
         failure = Failure(event=event.id, part="write_evidence", result="fail", reason=None,
@@ -99,20 +101,22 @@ def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
                           rule="PATH_OUTSIDE_MANIFEST", paths=evidence.outside)
         summary = (f"fail: step {step.id} changed {len(evidence.outside)} path(s) outside "
                    f"its writes (PATH_OUTSIDE_MANIFEST): {', '.join(evidence.outside[:5])}")
-        return _failed(s, key, stage.expectation, event, failure, summary)
-    gates = _gates(s, profile)
+        return _failed(s, key, expectation, event, failure, summary)
+    gates = _gates(s, bound)
     if gates is not None and gates.state_key != key:
-        return _moved(stage.expectation, key, gates.state_key)
+        return _moved(expectation, key, gates.state_key)
     if gates is not None and gates.failed is not None:
-        return _gate_failed(s, key, stage.expectation, gates)
-    outcome = run(s.request.but(stage=step.stage, step=step.id, selection=selection))
+        return _gate_failed(s, key, expectation, gates)
+    outcome = run(s.request.but(stage=step.stage, step=step.id, selection=selection,
+                                checks_only=not claim))
     if outcome.event is None:
         return outcome
     if outcome.state_key != key:
-        return _moved(stage.expectation, key, outcome.state_key)
+        return _moved(expectation, key, outcome.state_key)
     gate_ids = [r.event.id for r in (gates.results if gates else []) if r.event is not None]
     if outcome.result is Result.PASS:
-        return _said(outcome, s.settle(Settled(key, outcome.event.id, gate_ids)))
+        return _said(outcome, s.settle(Settled(key, outcome.event.id, gate_ids,
+                                               build_claim=claim)))
     failure = Failure(event=outcome.event.id, part=_failing_part(outcome.event),
                       result=outcome.result.value if outcome.result else "unavailable",
                       reason=_reason(outcome.event), feedback=_feedback(outcome),
@@ -120,26 +124,15 @@ def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
     return _said(outcome, s.settle(Settled(key, None, gate_ids, failure)))
 
 
-def _step_baseline(s: Settlement) -> str:
-    """The state the active step started on (its `step_started`), where its writes begin."""
-    entries = ledger.read_subject(s.repo, session_object_oid(s.active.session)).entries
-    starts = sorted((e for e in entries if e.session == s.active.session
-                     and e.step == s.active.step.id), key=session_order)
-    for typed in reversed(typed_events(starts, (StepStartedFields,))):
-        if isinstance(typed.payload, StepStartedFields):
-            return typed.payload.baseline
-    raise TransitionRefusedError(f"step {s.active.step.id} of session {s.active.session} "
-                                 "has no recorded start to judge its writes against",
-                                 hint="read `git correx session status`")
-
-
-def _gates(s: Settlement, profile: Profile) -> GateOutcome | None:
-    """The stage's gates on this state key; None when the stage configures none."""
-    policy = profile.stages.get(s.active.step.stage)
+def _gates(s: Settlement, bound: BoundProfile) -> GateOutcome | None:
+    """The stage's gates on this state key, under the session's profile; None when the
+    stage configures none."""
+    policy = bound.profile.stages.get(s.active.step.stage)
     if policy is None or not (policy.produces or policy.ground_references
                               or policy.brief_echo or policy.static_analysis):
         return None
-    request = GateRequest(s.active.step.stage, s.active.session, s.artifacts, reuse=True)
+    request = GateRequest(s.active.step.stage, s.active.session, s.artifacts, reuse=True,
+                          profile=(bound.profile, bound.blob))
     return run_gates(s.repo, request, env=s.env, clock=s.clock, provenance=s.provenance,
                      probe=s.probe)
 
@@ -182,6 +175,9 @@ def describe(event: RecordedEvent) -> str:
     """One line per settling event, for the terminal."""
     step = event.step
     match payload_of(event):
+        case StepVerifiedFields(build_claim=False):
+            return (f"step {step} verified by its own checks (no build claim: run `git correx "
+                    "verify` before the next step starts)")
         case StepVerifiedFields():
             return f"step {step} verified"
         case StepFailedFields(part=part, attempts=attempts, max_attempts=most, route=route):

@@ -32,13 +32,15 @@ class Settled:
     """How the settlement judged the step: `failure` None means every part passed.
 
     `observation` is the passing observation (None for a failure); `gates` the gate events
-    the step passed on.
+    the step passed on; `build_claim` False when the observation is the step's own checks
+    alone (a docs or no-writes step).
     """
 
     state_key: str
     observation: str | None
     gates: list[str]
     failure: Failure | None = None
+    build_claim: bool = True
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ def settle_drafts(state: SessionState, active: ActiveStep,
     attempts = (current.attempts if current else 0) + 1
     failure, key = settled.failure, settled.state_key
     if failure is None:
-        verified = StepVerifiedFields(observation=settled.observation, build_claim=True,
+        verified = StepVerifiedFields(observation=settled.observation,
+                                      build_claim=settled.build_claim,
                                       attempts=attempts, gates=settled.gates or None)
         return [step_draft(active.session, step, key, verified),
                 *completion_drafts(state, active.session, step, key)]

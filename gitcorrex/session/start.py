@@ -2,8 +2,9 @@
 
 Admitted only when the step was not routed `split-required` by the corrective authority
 (`plan route`), the session is not paused, no other step is active, every dependency
-of STEP is verified, the current state key is the known-good baseline (the latest pass of
-the session; before the first, the state the plan was locked on), and no open workspace
+of STEP is verified, the profile is the one the session was locked under
+(session/bound_profile.py), every change since the last settled state lies inside STEP's
+writes and the current state is verified (session/safe_start.py), and no open workspace
 precondition stands in the way (a bootstrap step, one declaring writes that cover the
 missing path, may start to create it). Every check is re-run inside the compare-and-swap.
 """
@@ -16,6 +17,7 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.git import Repository, compute_state, lookup_objects
+from gitcorrex.model.adoption import MAX_LISTED_PATHS
 from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import (
@@ -26,9 +28,14 @@ from gitcorrex.model.session_state import OpenPrecondition, SessionState, Sessio
 from gitcorrex.model.write_manifest import Manifest
 from gitcorrex.plan.graph import unmet_dependencies
 from gitcorrex.plan.split import describe_split, split_routes
-from gitcorrex.profiles.load import load_profile
-from gitcorrex.profiles.selection import select_expectation
+from gitcorrex.profiles.selection import Selection, select_expectation
+from gitcorrex.session.bound_profile import bound_profile, check_profile_unchanged
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.safe_start import (
+    changes_since_settled,
+    check_inside_writes,
+    check_verified_state,
+)
 from gitcorrex.session.selection import remember_session
 from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
@@ -53,16 +60,25 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     if step is None:
         raise refuse(f"plan {read.plan_id} has no step {step_id!r}",
                      hint=f"steps: {', '.join(s.id for s in plan.steps)}")
-    selection = select_expectation(load_profile(repo.root).profile, stage=step.stage,
+    selection = select_expectation(bound_profile(repo, read).profile, stage=step.stage,
                                    expect=None)
     state_key = compute_state(repo).state_key
+    check_profile_unchanged(repo, read, state_key)
     missing = _absent_paths(repo, state_key, read.preconditions)
+    changed = {read.settled: changes_since_settled(repo, read, state_key)}
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         _refuse_split(view, state, step)
-        baseline = _admission(state, plan, step, state_key, missing)
+        if state.profile != read.profile:  # a re-plan raced us with another profile
+            check_profile_unchanged(repo, state, state_key)
+        if state.settled not in changed:  # another settlement or adoption raced us
+            changed[state.settled] = changes_since_settled(repo, state, state_key)
+        before = _admission(state, plan, step, (state_key, _verify_command(step, selection)),
+                            missing, changed[state.settled])
         fields = StepStartedFields(writes=list(step.writes),
-                                   expectation_docs=not selection.commands, baseline=baseline)
+                                   expectation_docs=not selection.commands,
+                                   baseline=state.settled or state_key,
+                                   writes_before_start=before[:MAX_LISTED_PATHS] or None)
         return [ledger.EventDraft(fields, subjects=(), session=session, stage=step.stage,
                                   step=step.id, state_key=state_key)]
 
@@ -73,9 +89,12 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     return StepStart(session, step.id, state_key, events)
 
 
-def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
-               missing: set[str]) -> str:
-    """Every admission rule against `state`; the baseline state key when all hold."""
+def _admission(state: SessionState, plan: Plan, step: PlanStep, here: tuple[str, str],
+               missing: set[str], changed: list[str]) -> list[str]:
+    """Every admission rule against `state` on `here` (the state key, and the `verify`
+    that would verify it); the paths changed since the last settled state (all inside
+    the step's writes: they count as its writes) when all hold."""
+    state_key, verify = here
     if state.status is SessionStatus.PAUSED and state.pause is not None:
         raise refuse(f"session {state.session} is paused ({state.pause.cause}: "
                      f"{state.pause.reason})", hint="see `git correx resume -h`")
@@ -94,11 +113,16 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
     if unverified:
         raise refuse(f"step {step.id} depends on {', '.join(unverified)}, not verified yet",
                      hint=f"start and verify {unverified[0]} first")
-    _check_baseline(state, state_key)
+    inside = check_inside_writes(state, step, changed)
+    check_verified_state(state, state_key, verify=verify)
     _check_preconditions(state, step, missing)
-    if state.baseline is None:  # _check_baseline refuses first; kept explicit for the type
-        raise refuse("the session has no baseline", hint="lock a plan first")
-    return state.baseline.state_key
+    return inside
+
+
+def _verify_command(step: PlanStep, stage: Selection) -> str:
+    """The `verify` that observes a build expectation for `step`: its stage's, when that
+    runs a command; else the session's baseline expectation (a plain `verify`)."""
+    return f"git correx verify --stage {step.stage}" if stage.commands else "git correx verify"
 
 
 def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) -> None:
@@ -113,30 +137,6 @@ def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) 
 def _identity(state: SessionState, plan: Plan) -> str | None:
     """The plan read at the start is the session's plan unless a re-plan raced us."""
     return plan_identity(plan)
-
-
-def _check_baseline(state: SessionState, state_key: str) -> None:
-    baseline = state.baseline
-    if baseline is None:
-        raise refuse(f"session {state.session} has no known-good baseline",
-                     hint="lock the plan again on a clean state")
-    if baseline.state_key != state_key:
-        raise refuse(f"the workspace ({state_key[:12]}) is not the known-good baseline "
-                     f"({baseline.state_key[:12]}): {_baseline_story(baseline.source)}",
-                     hint="re-verify (`git correx verify`), or restore the baseline state")
-
-
-def _baseline_story(source: str) -> str:
-    """What the baseline is and what happened since, in the words of its source."""
-    if source == "lock_unverified":
-        return ("it is the state the plan was locked on, which nothing verified "
-                "(--baseline-unverified), and the workspace changed since the lock")
-    if source == "lock":
-        return "it is the verified state the plan was locked on, and the workspace changed since"
-    if source == "no_build_claim":
-        return ("it is the state a step without a build claim completed on, and the workspace "
-                "changed since")
-    return "the workspace changed after that verification, so the baseline is invalid"
 
 
 def _check_preconditions(state: SessionState, step: PlanStep, missing: set[str]) -> None:

@@ -1,5 +1,6 @@
 """`git correx session status`: the session's state (the one question, `session/state.py`)
-and whether its baseline still holds for this workspace (the one thing replay cannot say).
+and what replay cannot say: whether this workspace is on its baseline, is verified under
+the session's locked profile, and still holds that profile.
 
 A plain dataclass like the state it carries: the operator and the orchestrator poll it
 between every two steps, and the common answer is a stored fold and one scan of the work
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from gitcorrex.git import Repository, compute_state, in_background
 from gitcorrex.model.session_state import SessionState, SessionStatus
+from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.session.state import existing_state
 
 TYPE_CHECKING = False
@@ -21,10 +23,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class WorkspaceView:
-    """The current state key and whether the session's baseline is it."""
+    """The current state key; whether the session's baseline is it; whether it carries a
+    passing build observation under the locked profile (`verified`: what `step start`
+    needs); whether it holds the locked profile (`profile_bound`)."""
 
     state_key: str
     baseline_valid: bool
+    verified: bool
+    profile_bound: bool
 
 
 @dataclass(frozen=True)
@@ -41,9 +47,11 @@ class SessionReport:
 
     def as_json(self) -> dict[str, Any]:
         """The `--json` document."""
+        here = self.workspace
         return {"state": self.state.as_json(),
-                "workspace": {"state_key": self.workspace.state_key,
-                              "baseline_valid": self.workspace.baseline_valid}}
+                "workspace": {"state_key": here.state_key,
+                              "baseline_valid": here.baseline_valid,
+                              "verified": here.verified, "profile_bound": here.profile_bound}}
 
 
 def session_status(repo: Repository, session: str) -> SessionReport:
@@ -55,4 +63,5 @@ def session_status(repo: Repository, session: str) -> SessionReport:
     finally:
         key = measuring()  # never leave the measurement (and its index lock) behind
     valid = state.baseline is not None and state.baseline.state_key == key
-    return SessionReport(state, WorkspaceView(key, valid))
+    bound = state.profile is not None and tree_profiles(repo, [key])[key] == state.profile
+    return SessionReport(state, WorkspaceView(key, valid, state.is_verified(key), bound))

@@ -1,6 +1,10 @@
-"""The commands that settle a step: its stage's `build_expectation`, then the step's own plan
-`checks`, de-duplicated, every one a profile entry (a plan names checks; it never spells
-out a command).
+"""The commands that settle a step: its stage's `build_expectation` (when the step makes a
+build claim), then the step's own plan `checks`, de-duplicated, every one a profile entry
+(a plan names checks; it never spells out a command).
+
+A step makes a build claim when it declares writes and its stage's expectation runs a
+command. Every other step (a docs stage, no declared writes) still runs its own checks, and
+is verified only when they pass; a step whose checks run nothing either is activity-only.
 
 The stage's expectation runs first because it is the operator's build order (build, then
 test); a check that names a command the expectation already runs is not run twice. A
@@ -19,10 +23,19 @@ from gitcorrex.profiles.load import PROFILE_NAME
 from gitcorrex.profiles.selection import ResolvedCommand, Selection, resolve_command
 
 
+def makes_build_claim(step: PlanStep, stage: Selection) -> bool:
+    """Whether settling `step` claims its state builds: it declares writes and its stage's
+    expectation (`stage`, selected) runs a command (seed 000: a docs-only stage or a stage
+    without writes does not manufacture a build claim)."""
+    return bool(step.writes) and bool(stage.commands)
+
+
 def step_selection(profile: Profile, step: PlanStep, stage: Selection) -> Selection:
-    """`stage` (the stage's expectation, selected) extended by the step's checks."""
-    names = [command.name for command in stage.commands]
-    setup = stage.setup
+    """`stage` (the stage's expectation, selected) extended by the step's checks; the
+    step's checks alone when it makes no build claim."""
+    claim = makes_build_claim(step, stage)
+    names = [command.name for command in stage.commands] if claim else []
+    setup = stage.setup if claim else None
     for check in step.checks:
         more, check_setup = _check_commands(profile, step, check)
         names += [name for name in more if name not in names]

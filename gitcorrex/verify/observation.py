@@ -16,7 +16,7 @@ from gitcorrex import git, ledger
 from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.session_object import session_object_oid
-from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, Result
+from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND, Result
 from gitcorrex.runner.command import CommandOutcome
 from gitcorrex.verify.evidence import (
     bounded_paths,
@@ -33,15 +33,17 @@ from gitcorrex.verify.verdict import verdict_summary
 class Observation:
     """Everything a recording needs that does not change during one verify run."""
 
-    __slots__ = ("clock", "head_tree", "isolated", "profile", "provenance", "repo", "session",
-                 "step")
+    __slots__ = ("clock", "head_tree", "isolated", "kind", "profile", "provenance", "repo",
+                 "session", "step")
 
     def __init__(self, repo: Repository, *, session: str | None, step: str | None,
                  profile: ProfileSelection, clock: Callable[[], datetime],
-                 provenance: Provenance, isolated: bool) -> None:
+                 provenance: Provenance, isolated: bool, checks_only: bool = False) -> None:
         self.repo, self.session, self.step, self.profile = repo, session, step, profile
         self.clock, self.provenance, self.isolated = clock, provenance, isolated
         self.head_tree: str | None = None  # from the probe's first measurement
+        # a step's own checks without a build claim are their own kind, never a pass
+        self.kind = STEP_CHECKS_KIND if checks_only else OBSERVATION_KIND
 
     @property
     def expectation(self) -> str:
@@ -100,7 +102,7 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         state_after=after, head_tree=obs.head_tree,
         changed=changed or obs.changed_since_baseline(before), profile=obs.profile.profile,
         isolated=obs.isolated, profile_from=obs.profile.profile_from)
-    line = obs.append(OBSERVATION_KIND, values, before, anchors)
+    line = obs.append(obs.kind, values, before, anchors)
     return VerifyOutcome(selection.expectation, before, line, setup_line, result,
                          verdict_summary(obs.repo, values, before),
                          None if result is Result.PASS else run.failing_output)

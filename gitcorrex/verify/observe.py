@@ -86,14 +86,15 @@ def _verify_state(repo: Repository, chosen: ProfileSelection | None, request: Ve
     before = state.state_key
     obs = Observation(repo, session=request.session, step=request.step,
                       profile=_bound(repo, chosen, request, before), clock=context.clock,
-                      provenance=context.provenance, isolated=request.isolated)
+                      provenance=context.provenance, isolated=request.isolated,
+                      checks_only=request.checks_only)
     obs.head_tree = state.head_tree
     selection = obs.profile.selection
     if not selection.commands:
         return VerifyOutcome(selection.expectation, before, None, None, None,
                              f"expectation {selection.expectation!r} has no commands: "
                              "nothing verified, nothing recorded (no build claim)")
-    reused = _reuse(obs, before, None) if request.reuse else None
+    reused = _reuse(obs, before, None) if request.reuse and not request.checks_only else None
     if reused is not None:
         return reused
     with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
@@ -117,7 +118,7 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
         recorded = record_observation(obs, unset, unset, not_run, setup_line)
         return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
-    moved = request.reuse and before != unset
+    moved = request.reuse and not request.checks_only and before != unset
     reused = _reuse(obs, before, setup_line) if moved else None
     return reused or _run_commands(obs, context, run_dir, run_probe, before, setup_line)
 

@@ -77,6 +77,12 @@ def selected_commands_at(repo: Repository, tree: str, *, label: str, stage: str 
         raise ConfigError(f"{label} holds no {PROFILE_NAME}",
                           hint=f"commit a {PROFILE_NAME} there, or verify without this "
                                "option to run the work tree's")
+    return selected_commands_of(repo, blob, label=label, stage=stage, expect=expect)
+
+
+def selected_commands_of(repo: Repository, blob: str, *, label: str, stage: str | None,
+                         expect: str | None) -> ProfileSelection:
+    """The same, from the profile blob `blob` (a session's locked profile)."""
     return _selected(repo, blob, lambda: read_blob(repo, blob), f"{PROFILE_NAME} at {label}",
                      stage, expect)
 

@@ -45,10 +45,12 @@ def test_a_pass_under_another_profile_does_not_move_the_baseline(
     genuine = status(correx, root, session)["state"]["baseline"]
     write(root, "src/b.py", "BUG\n")  # an unverified state, S2's writes
     pass_under_another_profile(root, state_key(root), session=session)
-    assert status(correx, root, session)["state"]["baseline"] == genuine
+    document = status(correx, root, session)
+    assert document["state"]["baseline"] == genuine
+    assert document["workspace"]["verified"] is False
     started = cli(root, "step", "start", "S2")
     assert started.code == 1, started
-    assert "not the known-good baseline" in started.stderr, started
+    assert "carries no passing observation of a build expectation" in started.stderr, started
 
 
 def test_a_pass_under_another_profile_is_no_lock_baseline(

@@ -13,20 +13,28 @@ NO_WRITES = step("N1", [])
 
 
 def test_a_docs_step_completes_without_an_observation(project: Path, plans, cli) -> None:
+    """Its checks (`notes = []`) run nothing: an activity-only step. Its state is settled,
+    never verified: the next step asks for a `verify` first."""
     assert lock_ready(cli, project, plans("docs", [DOCS, THREE_STEPS[0]]),
                       "--session", "d").code == 0
     assert cli(project, "step", "start", "D1").code == 0
     write(project, "docs/guide.md", "# guide\n")
     result = cli(project, "verify")
     assert result.code == 0 and "completed without a build claim" in result.stdout, result
-    state = status(cli, project, "d")["state"]
+    document = status(cli, project, "d")
+    state = document["state"]
     d1 = state["steps"][0]
     assert (d1["status"], d1["build_claim"], d1["verified_by"]) == ("verified", False, None)
-    assert state["baseline"]["source"] == "no_build_claim"
+    assert state["baseline"]["source"] == "lock"  # a step without a build claim leaves it
+    assert document["workspace"]["verified"] is False
     replayed = json.loads(cli(project, "replay", "--session", "d", "--json").stdout)
     kinds = [event["kind"] for event in replayed["events"]]
     assert "workspace_verification_observed" not in kinds and "step_verified" in kinds
-    assert cli(project, "step", "start", "S1").code == 0  # the docs state is the baseline
+    refused = cli(project, "step", "start", "S1")
+    assert refused.code == 1, refused
+    assert "git correx verify --stage implement" in refused.stderr, refused
+    assert cli(project, "verify", "--stage", "implement").code == 0  # its build claim
+    assert cli(project, "step", "start", "S1").code == 0
 
 
 def test_a_docs_step_may_not_change_paths_it_did_not_declare(project: Path, plans,

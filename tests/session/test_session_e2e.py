@@ -1,5 +1,5 @@
 """The whole loop as real processes: lock → S1 fails then passes → S2 refused on a dirty
-workspace → re-verify → S2 exhausts its attempts → controller_limit pause → resume refused
+workspace → the operator adopts the change → re-verify → S2 exhausts its attempts → controller_limit pause → resume refused
 → re-plan (still paused) → resume with a budget → finish; then replay in a bare clone
 holding only the ledger ref."""
 
@@ -37,8 +37,12 @@ def test_three_step_plan_runs_to_completion_through_failure_escalation_and_repla
     write(project, "notes.txt", "scratch\n")  # the workspace moves after verification
     refused = correx(project, "step", "start", "S2")
     assert refused.code == 1, refused
-    assert "re-verify" in refused.stderr
+    assert "notes.txt" in refused.stderr and "session adopt" in refused.stderr
     assert status(correx, project, session)["workspace"]["baseline_valid"] is False
+    adopted = correx(project, "session", "adopt", "--reason", "keep the scratch notes")
+    assert adopted.code == 0, adopted
+    unverified = correx(project, "step", "start", "S2")  # adopted, but not verified
+    assert unverified.code == 1 and "git correx verify" in unverified.stderr, unverified
     assert correx(project, "verify").code == 0  # no active step: a new baseline
     assert correx(project, "step", "start", "S2").code == 0
 

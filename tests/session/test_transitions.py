@@ -54,10 +54,23 @@ def test_start_refuses_a_second_active_step_and_an_unknown_step(locked, cli) -> 
 
 
 def test_start_refuses_a_workspace_that_left_the_locked_state(locked, cli) -> None:
+    """Outside S1's writes: named, with the two ways on (revert, or an operator adopts)."""
     root, session = locked
     write(root, "src/extra.py", "X = 1\n")
     result = cli(root, "step", "start", "S1")
-    assert result.code == 1 and "not the known-good baseline" in result.stderr
+    assert result.code == 1, result
+    assert "outside the writes of step S1" in result.stderr and "src/extra.py" in result.stderr
+    assert "revert them" in result.stderr and "session adopt" in result.stderr
+    assert status(cli, root, session)["state"]["revision"] == 2  # nothing written
+
+
+def test_start_refuses_an_unverified_edit_inside_the_step_s_writes(locked, cli) -> None:
+    """Inside S1's writes the edit would count as S1's, but nothing verified that state."""
+    root, session = locked
+    write(root, "src/a.py", "A = 0\n")
+    result = cli(root, "step", "start", "S1")
+    assert result.code == 1, result
+    assert "carries no passing observation of a build expectation" in result.stderr, result
     assert status(cli, root, session)["state"]["revision"] == 2  # nothing written
 
 
