@@ -35,6 +35,7 @@ from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_events import (
     SessionCompletedFields,
     SessionPausedFields,
+    StepAwaitingReviewFields,
     StepFailedFields,
     StepStartedFields,
     StepVerifiedFields,
@@ -184,6 +185,9 @@ def describe(event: RecordedEvent) -> str:
     match payload_of(event):
         case StepVerifiedFields():
             return f"step {step} verified"
+        case StepAwaitingReviewFields():
+            return (f"step {step} passed and awaits review (guarded plan): another identity "
+                    f"runs `git correx step review {step} --approve|--reject --reason TEXT`")
         case StepFailedFields(part=part, attempts=attempts, max_attempts=most, route=route):
             return f"step {step} failed at {part} (attempt {attempts} of {most}): {route.value}"
         case SessionPausedFields(cause=cause, reason=reason):

@@ -29,6 +29,7 @@ from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.load import load_profile
 from gitcorrex.profiles.selection import select_expectation
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.selection import remember_session
 from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
@@ -82,6 +83,7 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
     if state.status is SessionStatus.COMPLETED or state.plan != _identity(state, plan):
         raise refuse(f"session {state.session} is {state.status.value} on plan "
                      f"{state.plan_id}", hint="read `git correx session status`")
+    refuse_while_awaiting_review(state)
     if state.active_step is not None:
         raise refuse(f"step {state.active_step} is active", hint="verify it first "
                      "(`git correx verify`): a session has at most one active step")

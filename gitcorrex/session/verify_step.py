@@ -25,6 +25,7 @@ from gitcorrex.profiles.selection import select_expectation
 from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement import Settlement, settle_step
 from gitcorrex.session.state import session_state
@@ -45,12 +46,12 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
     state = session_state(repo, request.session)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(request, state))
+    refuse_while_awaiting_review(state)  # a guarded step's settlement waits for its review
     active = _active(repo, state, request)
     loaded = load_profile(repo.root)
     selection = select_expectation(loaded.profile, stage=active.step.stage, expect=None)
     if not active.step.writes or not selection.commands:
-        return complete_without_claim(repo, active.session, active.step,
-                                      state_key=probe.measure().state_key,
+        return complete_without_claim(repo, active, state_key=probe.measure().state_key,
                                       expectation=selection.expectation,
                                       now=context.clock(), provenance=context.provenance)
     settlement = Settlement(repo, active, request, context.env, artifacts, context.clock,
