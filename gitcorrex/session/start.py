@@ -5,7 +5,8 @@ Admitted only when the step was not routed `split-required` by the corrective au
 of STEP is verified, the current state key is the known-good baseline (the latest pass of
 the session; before the first, the state the plan was locked on), and no open workspace
 precondition stands in the way (a bootstrap step, one declaring writes that cover the
-missing path, may start to create it). Every check is re-run inside the compare-and-swap.
+missing path, may start to create it), and every artifact its stage `consumes` exists for
+the session (stage_inputs.py). Every check is re-run inside the compare-and-swap.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import datetime
 
 from gitcorrex import ledger
 from gitcorrex.git import Repository, compute_state, lookup_objects
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import (
     StepStartedFields,
@@ -31,6 +32,7 @@ from gitcorrex.profiles.selection import select_expectation
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.selection import remember_session
+from gitcorrex.session.stage_inputs import refuse_missing_inputs
 from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
 
@@ -54,14 +56,16 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     if step is None:
         raise refuse(f"plan {read.plan_id} has no step {step_id!r}",
                      hint=f"steps: {', '.join(s.id for s in plan.steps)}")
-    selection = select_expectation(load_profile(repo.root).profile, stage=step.stage,
-                                   expect=None)
+    profile = load_profile(repo.root).profile
+    selection = select_expectation(profile, stage=step.stage, expect=None)
     state_key = compute_state(repo).state_key
     missing = _absent_paths(repo, state_key, read.preconditions)
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         _refuse_split(view, state, step)
         baseline = _admission(state, plan, step, state_key, missing)
+        refuse_missing_inputs(view.scanned_on(session_object_oid(session)).entries, session,
+                              plan, step, profile)
         fields = StepStartedFields(writes=list(step.writes),
                                    expectation_docs=not selection.commands, baseline=baseline)
         return [ledger.EventDraft(fields, subjects=(), session=session, stage=step.stage,
