@@ -2,7 +2,8 @@
 
 A short path proves most allows without loading the ledger; everything else goes to
 manifest/assess.py (through session/assess_entry.py), which decides, records BLOCKs as
-`tool_call_assessed` (with the agent call attached) and reports precondition signals.
+`tool_call_assessed` (with the agent call attached) and reports precondition signals. A
+write in a step that another runtime actor started is denied, naming both.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.assess import AssessRequest
     from gitcorrex.session.assess_entry import assess_in_session
+    from gitcorrex.session.runtime_actor import ForeignActorError
 
     if request.action is None:
         raise ValueError(f"{request.tool}: not a file call (judge_file_call takes writes and "
@@ -40,8 +42,13 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     assessed = AssessRequest(request.action, request.paths, base, options.stage,
                              state.session if state is not None else None,
                              options.record_all, agent=agent_call(request))
-    outcome = assess_in_session(repo, assessed, clock=clock, state=state,
-                                provenance=lambda: current_provenance(repo))
+    try:
+        outcome = assess_in_session(repo, assessed, clock=clock, state=state,
+                                    provenance=lambda: current_provenance(repo))
+    except ForeignActorError as refused:  # another runtime started the step
+        from gitcorrex.agents.reasons import foreign_actor_reason
+
+        return Verdict(True, foreign_actor_reason(request, refused))
     if outcome.conclusion is not Conclusion.OK:  # what `assess` exits 1 on
         return Verdict(True, block_reason(request, outcome))
     return ALLOW

@@ -9,6 +9,7 @@ from gitcorrex.agents.request import HookRequest
 from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
+    from gitcorrex.errors import CorrexError
     from gitcorrex.manifest.assess import AssessOutcome
     from gitcorrex.manifest.check import Violation
 
@@ -42,3 +43,9 @@ def shell_reason(request: HookRequest, violations: Sequence[Violation], baseline
     lines.append(f"  instead: {RESTORE_FIX}")
     lines.append(f"  recorded: tool_call_assessed {event[:12]}")
     return "\n".join(lines) + "\n"
+
+
+def foreign_actor_reason(request: HookRequest, refused: CorrexError) -> str:
+    """A call in a step that another runtime actor started: who started it, who is acting."""
+    return (f"git correx blocked this {request.tool}: {refused.message}\n"
+            f"  instead: {refused.hint}\n")

@@ -6,7 +6,9 @@ baseline that applies — the active step's baseline inside a session, else HEAD
 every changed path judged against the manifest in force (the step's `writes`, else the
 stage's, read from HEAD). Changes inside the manifest pass silently; the rest are recorded as
 one `tool_call_assessed` (origin `post-tool`) and reported to the agent. With no stage and no
-session selected nothing restricts writes, and nothing is scanned.
+session selected nothing restricts writes, and nothing is scanned. Inside a step, a shell
+call by a runtime actor other than the one that started the step is blocked, naming both
+(session/runtime_actor.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from gitcorrex.manifest.check import Violation
+    from gitcorrex.model.session_state import SessionState
 
 ORIGIN = "post-tool"
 
@@ -41,7 +44,11 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
                     clock: Callable[[], datetime]) -> Verdict:
     """ALLOW when every path changed since the baseline is inside the manifest."""
     repo = discover(call_base(request, default=default_cwd))
-    scope = _scope(repo, options)
+    state = correx_session(repo, options)
+    refused = _foreign_actor(repo, request, state)
+    if refused is not None:
+        return refused
+    scope = _scope(repo, options, state)
     if scope is None or scope.manifest.unrestricted:
         return ALLOW
     from gitcorrex.git import compute_state, tree_changes
@@ -60,12 +67,30 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
                                       event))
 
 
-def _scope(repo: Repository, options: HookOptions) -> _Scope | None:
+def _foreign_actor(repo: Repository, request: HookRequest,
+                   state: SessionState | None) -> Verdict | None:
+    """A shell call in a step another runtime actor started (its writes cannot be known
+    before it ran, so every one counts): the block naming both; None otherwise."""
+    if state is None or state.active_actor is None:
+        return None
+    from gitcorrex.ledger.provenance import current_provenance
+    from gitcorrex.session.runtime_actor import ForeignActorError, refuse_foreign_actor
+
+    try:
+        refuse_foreign_actor(state, current_provenance(repo), "a shell call")
+    except ForeignActorError as refused:
+        from gitcorrex.agents.reasons import foreign_actor_reason
+
+        return Verdict(True, foreign_actor_reason(request, refused))
+    return None
+
+
+def _scope(repo: Repository, options: HookOptions,
+           state: SessionState | None) -> _Scope | None:
     """The manifest and baseline in force; None when neither a session nor a stage is."""
     from gitcorrex.git import config_value, lookup_objects
     from gitcorrex.hooks import PROFILE_NAME, STAGE_CONFIG
 
-    state = correx_session(repo, options)
     session = state.session if state is not None else None
     stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])

@@ -86,10 +86,15 @@ def _pre_push(repo: Repository, args: list[str]) -> Conclusion:
 
 def commit_block_text(check: CommitCheck, event_id: str) -> str:
     """Every violation with its fix, then where the manifest came from and the record."""
+    source = check.manifest.source if check.manifest is not None else f"stage {check.stage!r}"
+    origin = "its declared writes, from the locked plan" if check.from_step else \
+        ".correx.toml at HEAD"
     lines = [f"git correx: {check.hook}: blocked: {len(check.violations)} path(s) outside "
-             f"the write manifest of stage {check.stage!r} (from .correx.toml at HEAD):"]
+             f"the write manifest of {source} ({origin}):"]
     lines += [f"  {violation.describe()}" for violation in check.violations]
-    lines.append("  the manifest is read from HEAD: editing .correx.toml in this commit does "
+    lines.append("  a step's writes widen only by a re-plan; unstage a path with `git restore "
+                 "--staged PATH`" if check.from_step else
+                 "  the manifest is read from HEAD: editing .correx.toml in this commit does "
                  "not widen it; unstage a path with `git restore --staged PATH`")
     lines.append(f"  recorded: tool_call_assessed {event_id}")
     return "\n".join(lines) + "\n"

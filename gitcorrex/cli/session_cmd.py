@@ -57,6 +57,8 @@ def list_cmd(as_json: bool) -> Conclusion:
     for s in [] if as_json else sessions:
         click.echo(printable(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
                              f"{'  active ' + s.active_step if s.active_step else ''}"))
+        if s.awaiting_review is not None:
+            click.echo(printable(f"  awaiting_review: step {s.awaiting_review}"))
         if s.pause_cause is not None:
             click.echo(printable(f"  paused: {s.pause_cause}: {s.pause_reason}"))
         if s.admission is not None:

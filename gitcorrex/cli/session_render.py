@@ -27,7 +27,7 @@ def render_status(document: dict[str, Any]) -> str:
              f"plan {state['plan_id']} ({str(state['plan'])[:12]})"]
     for step in state["steps"]:
         budget = f"/{step['max_attempts']}" if step["max_attempts"] else ""
-        lines.append(f"  {step['id']:<12} {step['status']:<9} "
+        lines.append(f"  {step['id']:<12} {step['status']:<15} "
                      f"attempts {step['attempts']}{budget}")
     baseline = state["baseline"]
     if baseline is not None:

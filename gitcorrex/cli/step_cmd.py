@@ -1,4 +1,5 @@
-"""`git correx step start`, `git correx pause` and `git correx resume`: session transitions.
+"""`git correx step start`, `git correx step review`, `git correx pause` and `git correx
+resume`: session transitions.
 
 Each is one compare-and-swap on the session revision: exit 0 admitted, 1 refused (the
 reason and the fix are printed), 3 the session moved on (the current revision is named).
@@ -50,6 +51,43 @@ def start(step_id: str, session: str | None, expect_revision: int | None,
                                "state_key": out.state_key, "revision": out.events[-1].seq},
                      out.events, f"step {out.step} started (session {out.session}, "
                                  f"revision {out.events[-1].seq})")
+
+
+@step.command()
+@click.argument("step_id", metavar="STEP")
+@click.option("--approve", "decision", flag_value="approve",
+              help="Approve the settlement: the step is verified.")
+@click.option("--reject", "decision", flag_value="reject",
+              help="Reject it: the step fails with your reason as feedback.")
+@click.option("--reason", required=True, help="Why (≤ 1,024 characters).")
+@session_option
+@revision_option
+@json_option
+def review(step_id: str, decision: str | None, reason: str, session: str | None,
+           expect_revision: int | None, as_json: bool) -> Conclusion:
+    """Review STEP of a guarded plan, which passed its settlement and awaits review, as
+    your git identity: --approve verifies it, --reject sends it back (a failed attempt).
+
+    Refused (exit 1) from an identity that started or settled the step, or for a step
+    not awaiting review; exit 2 without --approve or --reject.
+    """
+    from gitcorrex.errors import UsageError
+    from gitcorrex.model.session_events import ReviewDecision
+    from gitcorrex.session.review import review_step
+    from gitcorrex.session.settlement import describe
+
+    if decision is None:
+        raise UsageError("give --approve or --reject", hint="and --reason TEXT: why")
+    repo, now, provenance = transition_setup()
+    out = review_step(repo, selected(repo, session), step_id,
+                      decision=ReviewDecision(decision), reason=reason,
+                      expect_revision=expect_revision, now=now, provenance=provenance)
+    said = "approved" if decision == "approve" else "rejected"
+    lines = [f"step {out.step} {said} by {out.reviewer} (session {out.session}, revision "
+             f"{out.events[-1].seq})", *(describe(e) for e in out.events[2:])]
+    return _admitted(as_json, {"session": out.session, "step": out.step,
+                               "decision": out.decision.value, "reviewer": str(out.reviewer)},
+                     out.events, printable_lines("\n".join(lines)))
 
 
 @click.command()

@@ -45,13 +45,15 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class CommitCheck:
     """The verdict on one commit in progress; `violations` empty means ALLOW.
-    `manifest` is None when no stage is selected (nothing is checked)."""
+    `manifest` is None when no stage is selected (nothing is checked); `from_step` says it
+    is the active session step's declared writes rather than the stage's from HEAD."""
 
     hook: str
     stage: str | None
     manifest: Manifest | None
     base_tree: str | None
     violations: list[Violation]
+    from_step: bool = False
 
     @property
     def blocked(self) -> bool:
@@ -94,9 +96,9 @@ def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> 
     if manifest.unrestricted or all(path_problem(path) is None and
                                     manifest.allows(path, gitlink=gitlink)
                                     for path, gitlink in raw_paths(base.raw_diff)):
-        return CommitCheck(hook, stage, manifest, base.tree, [])
+        return CommitCheck(hook, stage, manifest, base.tree, [], step_manifest is not None)
     violations = check_changes(parse_raw_diff(base.raw_diff), manifest)
-    return CommitCheck(hook, stage, manifest, base.tree, violations)
+    return CommitCheck(hook, stage, manifest, base.tree, violations, step_manifest is not None)
 
 
 def _read_base(repo: Repository) -> _Base:

@@ -15,12 +15,13 @@ from gitcorrex.git import (
     require_ledger_format,
 )
 from gitcorrex.model.provenance import Provenance
-from gitcorrex.model.runtime import host_name
+from gitcorrex.model.runtime import host_name, runtime_name
 from gitcorrex.model.runtime import runtime_id as runtime_id  # callers import it here
 
 
 def current_provenance(repo: Repository) -> Provenance:
-    """This process's actor (git's author identity; host; runtime id) and tool versions.
+    """This process's actor (git's author identity; host; runtime id; the runtime's name,
+    only when `CORREX_RUNTIME` gives one) and tool versions.
 
     An identity git refuses is a ConfigError (exit 2) here, before a command runs anything.
     Runs `git var` and `git --version` (cached), so commands that must not start a process
@@ -28,8 +29,11 @@ def current_provenance(repo: Repository) -> Provenance:
     """
     require_ledger_format(repo)
     author = ledger_identity(repo).author
-    actor = {"name": author.name, "email": author.email, "host": host_name(),
-             "runtime": runtime_id()}
+    actor: dict[str, str | None] = {"name": author.name, "email": author.email,
+                                    "host": host_name(), "runtime": runtime_id()}
+    named = runtime_name()
+    if named is not None:  # absent, not null, when unnamed: older lines stay as they were
+        actor["runtime_name"] = named
     tool = {"correx": __version__, "git": git_version(),
             "libgit2": libgit2_version_cached(repo.common_dir)}
     return Provenance(actor=actor, tool=tool)

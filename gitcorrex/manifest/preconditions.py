@@ -2,8 +2,9 @@
 
 An agent that keeps trying to read a file the build needs is not careless: the workspace
 lacks a prerequisite. After `git correx assess read` records a block, each blocked path is
-counted among the earlier blocks of the same scope — the session when one is named, else
-the same state key (blocks outside any session) — and when the count reaches the stage's
+counted among the earlier blocks of the same scope — the correx session the block was
+recorded in (never an agent payload's own `session_id`), else the same state key (blocks
+outside any session) — and when the count reaches the stage's
 `precondition_threshold` (default 3) and the path is needed by the build (a profile
 command `requires` it, or a detected build manifest names it: `build_manifests.py`), one
 `workspace_precondition_failed` is recorded. Never a second for the same path and scope:

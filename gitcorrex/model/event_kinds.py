@@ -38,6 +38,8 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
     session_events.StepStartedFields,
     session_events.StepVerifiedFields,
     session_events.StepFailedFields,
+    session_events.StepAwaitingReviewFields,
+    session_events.StepReviewedFields,
     session_events.TransitionAdmittedFields,
     session_events.SessionPausedFields,
     session_events.SessionResumedFields,

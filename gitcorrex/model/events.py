@@ -25,7 +25,8 @@ SessionId = Annotated[str, StringConstraints(pattern=SESSION_ID_PATTERN)]
 
 class ReadActor(BaseModel):
     """Who recorded a fact, as a line read back carries it: git identity (None when unset),
-    host, and the writing process's run id. A key a newer writer added is skipped, not a
+    host, the writing process's run id, and the name of the runtime it ran under
+    (`CORREX_RUNTIME`; absent when unnamed). A key a newer writer added is skipped, not a
     reason to set the line aside (STYLE: readers tolerate unknown fields of a version)."""
 
     model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
@@ -34,10 +35,12 @@ class ReadActor(BaseModel):
     email: str | None
     host: str
     runtime: str
+    runtime_name: str | None = None
 
 
 class Actor(ReadActor, Record):
-    """Who recorded a fact: git identity (None when unset), host, and this process's run id."""
+    """Who recorded a fact: git identity (None when unset), host, this process's run id, and
+    the runtime's name when its orchestrator gave one (`CORREX_RUNTIME`)."""
 
     # as a writer makes it: strict like every record written (ReadActor reads it back)
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)

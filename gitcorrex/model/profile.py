@@ -106,6 +106,8 @@ class StagePolicy(Record):
     max_attempts: int = Field(default=3, ge=1)
     # post-stage gates, run in this order by `git correx gate`
     produces: list[Name] = Field(default_factory=list)
+    # artifacts another stage produces that a step of this stage needs before it starts
+    consumes: list[Name] = Field(default_factory=list)
     ground_references: bool = False
     brief_echo: bool = False
     brief_echo_threshold: Threshold = 0.34
@@ -113,9 +115,9 @@ class StagePolicy(Record):
     precondition_threshold: int = Field(default=3, ge=1)
     verify_before_stop: bool | None = None  # None: defaults.verify_before_stop
 
-    @field_validator("produces")
+    @field_validator("produces", "consumes")
     @classmethod
-    def _check_produces(cls, value: list[str]) -> list[str]:
+    def _check_artifact_names(cls, value: list[str]) -> list[str]:
         for index, name in enumerate(value):
             if name in value[:index]:
                 raise problem("duplicate", f'artifact "{name}" is listed twice',
@@ -146,7 +148,9 @@ class Profile(Record):
             expectation_names=self.expectation_names(),
             default_expectation=self.defaults.expectation,
             stage_expectations={name: stage.build_expectation
-                                for name, stage in self.stages.items()})
+                                for name, stage in self.stages.items()},
+            stage_artifacts={name: (stage.produces, stage.consumes)
+                             for name, stage in self.stages.items()})
         if problems:
             summary = "; ".join(f"{'.'.join(map(str, p.path))}: {p.message}" for p in problems)
             raise PydanticCustomError("profile_references", "{summary}",

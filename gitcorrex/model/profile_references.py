@@ -37,12 +37,15 @@ class ExpectationNames(Protocol):
 def find_reference_problems(*, commands: Sequence[str],
                             expectations: Mapping[str, ExpectationNames],
                             expectation_names: Sequence[str], default_expectation: str | None,
-                            stage_expectations: Mapping[str, str | None]
+                            stage_expectations: Mapping[str, str | None],
+                            stage_artifacts: Mapping[str, tuple[Sequence[str], Sequence[str]]]
                             ) -> list[ProfileProblem]:
     """Names that point nowhere, reserved names misused, commands listed twice.
 
     `commands` are the defined command names (sorted), `expectation_names` every name an
-    expectation may be selected by, `stage_expectations` each stage's `build_expectation`.
+    expectation may be selected by, `stage_expectations` each stage's `build_expectation`,
+    `stage_artifacts` each stage's (`produces`, `consumes`): a consumed artifact no stage
+    produces could never exist, and a step of that stage could never start.
     """
     problems: list[ProfileProblem] = []
     for name, spec in expectations.items():
@@ -54,7 +57,22 @@ def find_reference_problems(*, commands: Sequence[str],
         if expectation is not None:
             problems += _missing(expectation, expectation_names,
                                  ("stages", name, "build_expectation"), "expectation")
+    produced = sorted({a for produces, _ in stage_artifacts.values() for a in produces})
+    for name, (_, consumes) in stage_artifacts.items():
+        for index, artifact in enumerate(consumes):
+            problems += _unproduced(artifact, produced, ("stages", name, "consumes", index))
     return problems
+
+
+def _unproduced(artifact: str, produced: Sequence[str],
+                path: tuple[str | int, ...]) -> list[ProfileProblem]:
+    """A one-item list when no stage `produces` the consumed `artifact`."""
+    if artifact in produced:
+        return []
+    choices = ", ".join(produced) if produced else "(no stage produces any)"
+    return [ProfileProblem(path, f'unknown artifact "{artifact}": no stage produces it',
+                           f"use one of: {choices}; or add it to the producing stage's "
+                           "`produces`")]
 
 
 def _expectation_problems(name: str, spec: ExpectationNames,

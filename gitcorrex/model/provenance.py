@@ -2,7 +2,8 @@
 
 A plain value, not a model: every writer stamps it (a plain `verify` included, which loads
 no pydantic), and it only ever travels into a line. `actor` is git's identity (name and
-email, None when unset), the host and this process's runtime id; `tool` the versions of
+email, None when unset), the host, this process's runtime id and, when its orchestrator
+named it, the runtime's name; `tool` the versions of
 git correx, git and libgit2. The models `events.Actor` / `events.ToolVersions` describe the
 same keys for the published schema and read them back.
 """
@@ -49,6 +50,11 @@ class Provenance:
     def email(self) -> str | None:
         """The recorder's git email (None when git has none)."""
         return self.actor.get("email")
+
+    @property
+    def runtime_name(self) -> str | None:
+        """The name of the runtime the recorder runs under (`CORREX_RUNTIME`), if any."""
+        return self.actor.get("runtime_name")
 
     def stamp(self) -> dict[str, dict[str, str | None] | dict[str, str]]:
         """The envelope's `actor` and `tool` members (copies)."""

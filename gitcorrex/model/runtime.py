@@ -1,9 +1,12 @@
-"""Which process on which host recorded a fact: the runtime id `<pid>-<8 random hex>` and
-the host name, stamped on every event.
+"""Which process on which host recorded a fact: the runtime id `<pid>-<8 random hex>`, the
+host name, and the runtime's name, stamped on every event.
 
-It tells apart two processes of the same user on the same host (two agents in two
-worktrees), which identity and host alone cannot. Beside the models, free of them: every
-writer stamps it (`ledger/provenance.py`, through `ledger/append.py`).
+The runtime id tells apart two processes of the same user on the same host, which identity
+and host alone cannot. But every hook call and every command is a process of its own, so
+what stays the same across one agent's calls is the name its orchestrator gives it:
+`CORREX_RUNTIME`, inherited by the agent's hooks and shells. A session step is worked on
+by the runtime actor that started it (session/runtime_actor.py). Beside the models, free of
+them: every writer stamps it (`ledger/provenance.py`, through `ledger/append.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,11 @@ from __future__ import annotations
 import os
 import secrets
 from functools import lru_cache
+
+from gitcorrex.errors import ConfigError
+
+RUNTIME_VARIABLE = "CORREX_RUNTIME"
+MAX_RUNTIME_NAME = 200
 
 
 def host_name() -> str:
@@ -32,3 +40,17 @@ def runtime_id() -> str:
 def _runtime_id(pid: int) -> str:
     """Keyed by pid so a forked child gets its own id instead of its parent's."""
     return f"{pid}-{secrets.token_hex(4)}"
+
+
+def runtime_name() -> str | None:
+    """The runtime's name from `CORREX_RUNTIME` (None when unset or empty); ConfigError
+    (exit 2) for one that is too long or holds a control character, which no reader could
+    print or compare safely."""
+    name = os.environ.get(RUNTIME_VARIABLE, "")
+    if not name:
+        return None
+    if len(name) > MAX_RUNTIME_NAME or not name.isprintable():
+        raise ConfigError(f"{RUNTIME_VARIABLE} must be printable text of at most "
+                          f"{MAX_RUNTIME_NAME} characters",
+                          hint=f"name the agent runtime plainly, e.g. {RUNTIME_VARIABLE}=worker-1")
+    return name

@@ -27,6 +27,7 @@ class Transition(str, Enum):
     RESUME = "resume"
     REPLAN = "replan"
     ADOPT = "adopt"
+    REVIEW = "review"
 
 
 class PauseCause(str, Enum):
@@ -76,6 +77,43 @@ class StepVerifiedFields(EventPayload):
     build_claim: bool
     attempts: StrictInt = Field(ge=0)
     gates: list[str] | None = None
+
+
+class StepAwaitingReviewFields(EventPayload):
+    """`step_awaiting_review`: every part of the envelope's step passed, but its plan is
+    guarded (seed 003 INV-6): it becomes `step_verified` only when another identity
+    approves it (`step review`). The fields are what the `step_verified` will carry, and
+    `max_attempts` the budget in force, which a rejection counts against."""
+
+    KIND = "step_awaiting_review"
+    OMIT_WHEN_NONE = frozenset({"gates"})
+
+    observation: str | None
+    build_claim: bool
+    attempts: StrictInt = Field(ge=1)
+    max_attempts: StrictInt = Field(ge=1)
+    gates: list[str] | None = None
+
+
+class ReviewDecision(str, Enum):
+    """What a reviewer decided about a step awaiting review."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+
+
+class StepReviewedFields(EventPayload):
+    """`step_reviewed`: a git identity other than the step's worker decided about the
+    settlement `settlement` (the envelope's step's `step_awaiting_review`); the same append
+    records the `step_verified` (approve) or `step_failed` (reject) it leads to."""
+
+    KIND = "step_reviewed"
+
+    decision: ReviewDecision
+    reason: Named
+    settlement: str
+    name: Bounded | None
+    email: Bounded | None
 
 
 class StepFailedFields(EventPayload):

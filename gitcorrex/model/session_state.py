@@ -22,10 +22,13 @@ if TYPE_CHECKING:
 
 
 class StepStatus(str, Enum):
-    """`blocked`: escalated by the arbiter, or waiting on an open workspace precondition."""
+    """`blocked`: escalated by the arbiter, or waiting on an open workspace precondition;
+    `awaiting_review`: a guarded plan's step that passed its settlement and waits for
+    another identity's review (it stays the active step until then)."""
 
     PENDING = "pending"
     ACTIVE = "active"
+    AWAITING_REVIEW = "awaiting_review"
     VERIFIED = "verified"
     FAILED = "failed"
     BLOCKED = "blocked"
@@ -52,6 +55,22 @@ class StepState:
     build_claim: bool | None
     last_failure: str | None
     feedback: str | None
+
+
+@dataclass(frozen=True)
+class RuntimeActor:
+    """Who works on a step, as its `step_started` recorded it: git identity, host, and the
+    runtime's name (`CORREX_RUNTIME`, None when unnamed). Not the process id: every hook
+    call and command is a process of its own, so only these stay the same across them."""
+
+    name: str | None
+    email: str | None
+    host: str
+    runtime_name: str | None
+
+    def __str__(self) -> str:
+        named = f"runtime {self.runtime_name!r}" if self.runtime_name else "no runtime name"
+        return f"{self.name or '?'} <{self.email or '?'}> on {self.host}, {named}"
 
 
 @dataclass(frozen=True)
@@ -120,6 +139,7 @@ class SessionState:
     revision: int
     active_step: str | None
     active_writes: list[str]
+    active_actor: RuntimeActor | None  # who started the active step
     steps: list[StepState]
     baseline: Baseline | None
     pause: Pause | None
@@ -139,6 +159,13 @@ class SessionState:
         """The step called `step_id` in the current plan, or None."""
         return next((s for s in self.steps if s.id == step_id), None)
 
+    @property
+    def awaiting_review(self) -> str | None:
+        """The active step when it passed its settlement and awaits review; else None."""
+        step = self.step(self.active_step) if self.active_step is not None else None
+        return step.id if step is not None and step.status is StepStatus.AWAITING_REVIEW \
+            else None
+
     def with_problems(self, more: list[FoldProblem]) -> SessionState:
         """The same state with `more` problems: a session that has any is invalid."""
         if not more:
@@ -156,8 +183,10 @@ class SessionState:
         steps = [StepState(**{**step, "status": StepStatus(step["status"])})
                  for step in document["steps"]]
         baseline, pause = document["baseline"], document["pause"]
+        actor = document["active_actor"]
         return cls(**{
             **document, "status": SessionStatus(document["status"]), "steps": steps,
+            "active_actor": None if actor is None else RuntimeActor(**actor),
             "baseline": None if baseline is None else Baseline(**baseline),
             "pause": None if pause is None else Pause(**pause),
             "preconditions": [OpenPrecondition(**p) for p in document["preconditions"]],

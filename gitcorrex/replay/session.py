@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitcorrex.model.adoption import ChangesAdoptedFields
-from gitcorrex.model.note_lines import LedgerEntry, TypedEvent
+from gitcorrex.model.note_lines import LedgerEntry, LineActor, TypedEvent
 from gitcorrex.model.observed_pass import is_pass_under
 from gitcorrex.model.plan_events import PlanLockedFields, SessionStartedFields
 from gitcorrex.model.preconditions import PreconditionClarified, PreconditionFailed
@@ -26,7 +26,9 @@ from gitcorrex.model.session_events import (
     SessionCompletedFields,
     SessionPausedFields,
     SessionResumedFields,
+    StepAwaitingReviewFields,
     StepFailedFields,
+    StepReviewedFields,
     StepStartedFields,
     StepVerifiedFields,
 )
@@ -35,6 +37,7 @@ from gitcorrex.model.session_state import (
     FoldProblem,
     OpenPrecondition,
     Pause,
+    RuntimeActor,
     SessionState,
     SessionStatus,
     StepState,
@@ -66,6 +69,7 @@ class _Fold:
     steps: dict[str, _Step] = field(default_factory=dict)
     active: str | None = None
     writes: list[str] = field(default_factory=list)
+    actor: RuntimeActor | None = None
     baseline: Baseline | None = None
     pause: Pause | None = None
     completed: bool = False
@@ -104,7 +108,8 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
             _locked(state, entry, payload)
         case VerificationFields():
             _observed(state, entry, payload)
-        case StepStartedFields() | StepVerifiedFields() | StepFailedFields():
+        case (StepStartedFields() | StepVerifiedFields() | StepFailedFields()
+              | StepAwaitingReviewFields()):
             _step_event(state, entry, payload)
         case SessionPausedFields():
             _paused(state, entry, payload)
@@ -127,8 +132,8 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
 # Transitions fail the session closed when unreadable; a lock, start, observation or
 # precondition that does not fit its class is not used (nothing unproven is used).
 _TRANSITION_TYPES: tuple[type[EventPayload], ...] = (
-    StepStartedFields, StepVerifiedFields, StepFailedFields, SessionPausedFields,
-    SessionResumedFields, SessionCompletedFields)
+    StepStartedFields, StepVerifiedFields, StepFailedFields, StepAwaitingReviewFields,
+    StepReviewedFields, SessionPausedFields, SessionResumedFields, SessionCompletedFields)
 _TRANSITIONS = frozenset(p.KIND for p in _TRANSITION_TYPES)
 
 
@@ -173,7 +178,7 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None
     state.steps = {s: old[s] if s in kept and s in old else
                    _carried(old[s]) if s in carried and s in old else _Step()
                    for s in payload.steps or ()}
-    state.active, state.writes, state.completed = None, [], False
+    state.active, state.writes, state.actor, state.completed = None, [], None, False
     if state.pause is not None and state.pause.cause not in _OUTLIVE_REPLAN:
         state.pause = None
 
@@ -187,7 +192,7 @@ def _carried(step: _Step) -> _Step:
     status = step.status
     if status is StepStatus.VERIFIED:  # not kept: a dependency of it changed
         status = StepStatus.PENDING
-    elif status is StepStatus.ACTIVE:
+    elif status in (StepStatus.ACTIVE, StepStatus.AWAITING_REVIEW):
         status = StepStatus.FAILED if step.attempts else StepStatus.PENDING
     return _Step(status=status, attempts=step.attempts, max_attempts=step.max_attempts,
                  last_failure=step.last_failure, feedback=step.feedback)
@@ -213,8 +218,10 @@ def _mark_verified(state: _Fold, state_key: str) -> None:
 
 
 def _step_event(state: _Fold, entry: LedgerEntry,
-                payload: StepStartedFields | StepVerifiedFields | StepFailedFields) -> None:
-    """A step's start, verification or failure; one without an envelope step is malformed."""
+                payload: StepStartedFields | StepVerifiedFields | StepFailedFields
+                | StepAwaitingReviewFields) -> None:
+    """A step's start, verification, failure or settlement awaiting review; one without an
+    envelope step is malformed."""
     if entry.step is None:
         state.problems.append(FoldProblem(event=entry.id, seq=entry.seq, kind=entry.kind,
                                           reason="a step event without a step"))
@@ -223,6 +230,10 @@ def _step_event(state: _Fold, entry: LedgerEntry,
     if isinstance(payload, StepStartedFields):
         step.status = StepStatus.ACTIVE
         state.active, state.writes = entry.step, list(payload.writes)
+        state.actor = _runtime_actor(entry)
+    elif isinstance(payload, StepAwaitingReviewFields):
+        step.status, step.attempts = StepStatus.AWAITING_REVIEW, payload.attempts
+        step.max_attempts = max(step.max_attempts or 0, payload.max_attempts)
     elif isinstance(payload, StepVerifiedFields):
         _verified(state, entry, step, payload)
     else:
@@ -236,9 +247,16 @@ def _verified(state: _Fold, entry: LedgerEntry, step: _Step,
     step.status, step.attempts = StepStatus.VERIFIED, payload.attempts
     step.verified_by, step.build_claim = payload.observation, payload.build_claim
     if state.active == entry.step:
-        state.active, state.writes = None, []
+        state.active, state.writes, state.actor = None, [], None
     if entry.state_key is not None:  # a step without a build claim leaves the baseline
         state.settled = entry.state_key
+
+
+def _runtime_actor(entry: LedgerEntry) -> RuntimeActor:
+    """Who recorded `entry` as the step's runtime actor: identity, host, runtime name."""
+    actor = LineActor.model_validate_json(entry.line).actor
+    return RuntimeActor(name=actor.name, email=actor.email, host=actor.host,
+                        runtime_name=actor.runtime_name)
 
 
 def _paused(state: _Fold, entry: LedgerEntry, payload: SessionPausedFields) -> None:
@@ -277,7 +295,8 @@ def _freeze(state: _Fold, revision: int) -> SessionState:
     return SessionState(
         session=state.session, exists=revision > 0, status=_status(state),
         plan=state.plan, plan_id=state.plan_id, plans=state.plans, revision=revision,
-        active_step=state.active, active_writes=state.writes, steps=steps,
+        active_step=state.active, active_writes=state.writes, active_actor=state.actor,
+        steps=steps,
         baseline=state.baseline, pause=state.pause,
         preconditions=sorted(state.preconditions.values(), key=lambda p: p.path),
         clarified=sorted(state.clarified), problems=state.problems, profile=state.profile,

@@ -18,7 +18,9 @@ from gitcorrex.model.record import EventPayload
 from gitcorrex.model.session_events import (
     SessionPausedFields,
     SessionResumedFields,
+    StepAwaitingReviewFields,
     StepFailedFields,
+    StepReviewedFields,
     StepStartedFields,
     StepVerifiedFields,
     TransitionAdmittedFields,
@@ -135,6 +137,10 @@ def _session_details(payload: EventPayload) -> list[tuple[str, object]] | None:
         case StepFailedFields():
             return [("result", payload.result), ("attempts", payload.attempts),
                     ("max_attempts", payload.max_attempts), ("route", payload.route.value)]
+        case StepAwaitingReviewFields(attempts=attempts):
+            return [("attempts", attempts)]
+        case StepReviewedFields(decision=decision, name=name, email=email):
+            return [("decision", decision.value), ("by", f"{name or '?'} <{email or '?'}>")]
         case SessionPausedFields(cause=cause):
             return [("cause", cause.value)]
         case SessionResumedFields(cause=cause, budget=budget):

@@ -37,11 +37,12 @@ class SessionOutcome:
     active_step: str | None
     pause_cause: str | None
     at: str
+    awaiting_review: str | None = None  # the active step, settled, awaiting its review
 
     def as_dict(self) -> dict[str, object]:
         return {"session": self.session, "status": self.status, "revision": self.revision,
-                "active_step": self.active_step, "pause_cause": self.pause_cause,
-                "at": self.at}
+                "active_step": self.active_step, "awaiting_review": self.awaiting_review,
+                "pause_cause": self.pause_cause, "at": self.at}
 
 
 @dataclass(frozen=True)
@@ -105,4 +106,4 @@ def _outcome(session: str, entries: Sequence[LedgerEntry]) -> SessionOutcome | N
     state = fold_entries(session, mine)
     pause = state.pause.cause if state.pause is not None else None
     return SessionOutcome(session, state.status.value, state.revision, state.active_step,
-                          pause, max(entry.at for entry in mine))
+                          pause, max(entry.at for entry in mine), state.awaiting_review)

@@ -111,7 +111,9 @@ def _session(outcome: SessionOutcome) -> str:
     text = markdown_text(outcome.status)
     if outcome.pause_cause is not None:
         text += f": {markdown_text(outcome.pause_cause)}"
-    if outcome.active_step is not None:
+    if outcome.awaiting_review is not None:
+        text += f", step {markdown_text(outcome.awaiting_review)} awaiting_review"
+    elif outcome.active_step is not None:
         text += f" at step {markdown_text(outcome.active_step)}"
     return text + f" (revision {outcome.revision})"
 

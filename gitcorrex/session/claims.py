@@ -1,7 +1,8 @@
 """`git correx pause --claim CLAIM.json`: admit a semantic terminal pause on a trusted fact.
 
-The order is the seed's (004): the claim must match an edge the plan declares (edges.py,
-else `not_declared`); snapshot the context (session, revision, active step,
+The order is the seed's (004): the claim must come from the runtime actor that started the
+active step (runtime_actor.py, else exit 1); it must match an edge the plan declares
+(edges.py, else `not_declared`); snapshot the context (session, revision, active step,
 state key, ledger tip); let the trusted provider observe outside the append loop; take
 the decision time *after* it ran and check freshness against it; compare the value
 exactly; then, inside the compare-and-swap, require the context to be unchanged before
@@ -36,6 +37,7 @@ from gitcorrex.session.exact_equality import exactly_equal, load_exact_json
 from gitcorrex.session.pause import pause_draft, refuse_if_not_running
 from gitcorrex.session.plan_source import session_plan
 from gitcorrex.session.providers import BUILT_IN, ObserveContext, Provider
+from gitcorrex.session.runtime_actor import refuse_foreign_actor
 from gitcorrex.session.state import existing_state, state_at
 from gitcorrex.session.transition import run_transition
 
@@ -75,6 +77,7 @@ def admit_claim(repo: Repository, session: str, claim: BlockerClaim, *,
     """Decide the claim; record the semantic terminal pause only when it is confirmed."""
     read = existing_state(repo, session)
     refuse_if_not_running(read)
+    refuse_foreign_actor(read, provenance, "a blocker claim")
     plan = session_plan(repo, read.plan)
     declared_by = declaring_step(plan, read, claim)
     if declared_by is None:

@@ -14,14 +14,16 @@ from gitcorrex.replay.session_entries import fold_entries
 
 
 class SessionSummary(Record):
-    """One line of `session list`: with a pause, its cause and reason, and for a semantic
-    terminal pause the admission summary (seed 004: the list shows cause and admission)."""
+    """One line of `session list`: the step awaiting review (a guarded plan's, settled);
+    with a pause, its cause and reason, and for a semantic terminal pause the admission
+    summary (seed 004: the list shows cause and admission)."""
 
     session: str
     plan_id: str | None
     status: str
     revision: int
     active_step: str | None
+    awaiting_review: str | None = None
     pause_cause: str | None = None
     pause_reason: str | None = None
     admission: str | None = None
@@ -40,6 +42,7 @@ def _summary(state: SessionState) -> SessionSummary:
     return SessionSummary(session=state.session, plan_id=state.plan_id,
                           status=state.status.value, revision=state.revision,
                           active_step=state.active_step,
+                          awaiting_review=state.awaiting_review,
                           pause_cause=pause.cause if pause else None,
                           pause_reason=pause.reason if pause else None,
                           admission=admission_summary(pause.receipt) if pause else None)

@@ -30,6 +30,14 @@ def active_step_manifest(repo: Repository, session: str | None, *,
     `strict=False` (a session id an agent's payload may supply) falls back to the configured
     session when the ledger does not hold the one given; a configured one fails closed.
     """
+    state = selected_state(repo, session, strict=strict)
+    return step_manifest(state) if state is not None else None
+
+
+def selected_state(repo: Repository, session: str | None, *,
+                   strict: bool = True) -> SessionState | None:
+    """The state of the session in force (`session`, else the configured one; `strict` as
+    for `active_step_manifest`); None when none is selected."""
     chosen = selected_session(repo, session)
     if chosen is None:
         return None
@@ -37,12 +45,12 @@ def active_step_manifest(repo: Repository, session: str | None, *,
 
     state = session_state(repo, chosen)
     if not state.exists and not strict:  # fall back to the configured session
-        return active_step_manifest(repo, None) if session else None
+        return selected_state(repo, None) if session else None
     if not state.exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",
                           hint=f"fetch the ledger, or `git config --unset {SESSION_CONFIG}`")
-    return step_manifest(state)
+    return state
 
 
 def step_manifest(state: SessionState) -> Manifest | None:

@@ -20,8 +20,10 @@ from gitcorrex.git import Repository, changed_paths
 from gitcorrex.model.events import Provenance
 from gitcorrex.model.plan import PlanStep
 from gitcorrex.model.session_events import StepVerifiedFields
+from gitcorrex.model.session_state import StepStatus
 from gitcorrex.model.write_manifest import Manifest
-from gitcorrex.session.settlement_events import completion_drafts, step_draft
+from gitcorrex.session.settled_step import ActiveStep
+from gitcorrex.session.settlement_events import needs_review, passed_drafts
 from gitcorrex.session.state import state_at
 from gitcorrex.session.step_baseline import step_baseline
 
@@ -29,27 +31,31 @@ if TYPE_CHECKING:
     from gitcorrex.verify.outcome import VerifyOutcome
 
 
-def complete_without_claim(repo: Repository, session: str, step: PlanStep, *, state_key: str,
+def complete_without_claim(repo: Repository, active: ActiveStep, *, state_key: str,
                            expectation: str, now: datetime,
                            provenance: Provenance) -> VerifyOutcome:
-    """Record `step_verified` (build_claim false) if the step changed only what it declared."""
+    """Record `step_verified` (build_claim false) if the step changed only what it declared
+    (`step_awaiting_review` for a guarded plan's step: settlement_events.passed_drafts)."""
     from gitcorrex.verify.outcome import VerifyOutcome
 
+    session, step = active.session, active.step
     _check_changes(repo, step_baseline(repo, session, step.id), step, state_key)
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         state = state_at(view, session)
-        if state.active_step != step.id:
-            return []
         current = state.step(step.id)
+        if state.active_step != step.id or current is None or \
+                current.status is StepStatus.AWAITING_REVIEW:
+            return []
         fields = StepVerifiedFields(observation=None, build_claim=False,
-                                    attempts=(current.attempts if current else 0) + 1)
-        done = step_draft(session, step, state_key, fields)
-        return [done, *completion_drafts(state, session, step, state_key)]
+                                    attempts=current.attempts + 1)
+        return passed_drafts(state, active, state_key, fields)
 
     events = ledger.append_events(repo, drafts, now=now, provenance=provenance)
-    said = f"step {step.id} completed without a build claim" if events else \
-        f"step {step.id} was settled by another process; nothing recorded"
+    said = f"step {step.id} was settled by another process; nothing recorded"
+    if events:
+        said = f"step {step.id} completed without a build claim" + \
+            (": awaiting review" if needs_review(active.plan) else "")
     return VerifyOutcome(expectation, state_key, None, None, None,
                          f"expectation {expectation!r}: no build claim, nothing verified\n{said}")
 

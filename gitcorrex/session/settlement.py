@@ -36,6 +36,7 @@ from gitcorrex.model.events import Provenance, RecordedEvent
 from gitcorrex.model.session_events import (
     SessionCompletedFields,
     SessionPausedFields,
+    StepAwaitingReviewFields,
     StepFailedFields,
     StepVerifiedFields,
 )
@@ -180,6 +181,9 @@ def describe(event: RecordedEvent) -> str:
                     "verify` before the next step starts)")
         case StepVerifiedFields():
             return f"step {step} verified"
+        case StepAwaitingReviewFields():
+            return (f"step {step} passed and awaits review (guarded plan): another identity "
+                    f"runs `git correx step review {step} --approve|--reject --reason TEXT`")
         case StepFailedFields(part=part, attempts=attempts, max_attempts=most, route=route):
             return f"step {step} failed at {part} (attempt {attempts} of {most}): {route.value}"
         case SessionPausedFields(cause=cause, reason=reason):

@@ -1,7 +1,9 @@
-"""What one settlement of the active step records: verified, or failed (and escalated).
+"""What one settlement of the active step records: verified, awaiting review (a guarded
+plan's step), or failed (and escalated).
 
 Decided inside the compare-and-swap against the session as it is then: if the step is no
-longer active (another process settled it), nothing more is recorded.
+longer active (another process settled it), or already awaits review, nothing more is
+recorded. A review's decision (session/review.py) records through the same drafts.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from gitcorrex import ledger
 from gitcorrex.model.canonical import bound_text
-from gitcorrex.model.plan import PlanStep
+from gitcorrex.model.plan import Plan, PlanStep, Risk
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.routes import Route
 from gitcorrex.model.session_events import (
@@ -19,6 +21,7 @@ from gitcorrex.model.session_events import (
     PauseCause,
     SessionCompletedFields,
     SessionPausedFields,
+    StepAwaitingReviewFields,
     StepFailedFields,
     StepVerifiedFields,
 )
@@ -59,19 +62,54 @@ class Failure:
 
 def settle_drafts(state: SessionState, active: ActiveStep,
                   settled: Settled) -> list[ledger.EventDraft]:
-    """step_verified (+ session_completed), or step_failed (+ the controller_limit pause)."""
+    """step_verified (+ session_completed) — or, for a guarded plan, step_awaiting_review —
+    or step_failed (+ the controller_limit pause)."""
     step = active.step
     if state.active_step != step.id or state.status is not SessionStatus.ACTIVE:
         return []
     current = state.step(step.id)
+    if current is not None and current.status is StepStatus.AWAITING_REVIEW:
+        return []  # settled already: only a review decides it now
     attempts = (current.attempts if current else 0) + 1
     failure, key = settled.failure, settled.state_key
     if failure is None:
         verified = StepVerifiedFields(observation=settled.observation,
                                       build_claim=settled.build_claim,
                                       attempts=attempts, gates=settled.gates or None)
-        return [step_draft(active.session, step, key, verified),
-                *completion_drafts(state, active.session, step, key)]
+        return passed_drafts(state, active, key, verified)
+    return failed_drafts(active, key, failure, attempts)
+
+
+def passed_drafts(state: SessionState, active: ActiveStep, state_key: str,
+                  verified: StepVerifiedFields) -> list[ledger.EventDraft]:
+    """Every part of the step passed: `verified` (+ session_completed), unless its plan is
+    guarded — then `step_awaiting_review` with the same fields, and a review decides."""
+    if needs_review(active.plan):
+        waiting = StepAwaitingReviewFields(
+            observation=verified.observation, build_claim=verified.build_claim,
+            attempts=verified.attempts, max_attempts=active.max_attempts,
+            gates=verified.gates)
+        return [step_draft(active.session, active.step, state_key, waiting)]
+    return verified_drafts(state, active.session, active.step, state_key, verified)
+
+
+def needs_review(plan: Plan) -> bool:
+    """A guarded plan's steps end only on another identity's review (seed 003 INV-6); a
+    low-risk plan's end on their checks (no mandatory review, acceptance 7)."""
+    return plan.risk is Risk.GUARDED
+
+
+def verified_drafts(state: SessionState, session: str, step: PlanStep, state_key: str,
+                    verified: StepVerifiedFields) -> list[ledger.EventDraft]:
+    """`step_verified`, and `session_completed` when it was the last step not verified."""
+    return [step_draft(session, step, state_key, verified),
+            *completion_drafts(state, session, step, state_key)]
+
+
+def failed_drafts(active: ActiveStep, state_key: str, failure: Failure,
+                  attempts: int) -> list[ledger.EventDraft]:
+    """`step_failed` for attempt `attempts`, and the controller_limit pause at the budget."""
+    step = active.step
     escalate = attempts >= active.max_attempts
     failed = StepFailedFields(
         observation=failure.event, result=failure.result, reason=failure.reason,
@@ -79,7 +117,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
         attempts=attempts, max_attempts=active.max_attempts,
         route=Route.STOP_ESCALATE if escalate else active.route, part=failure.part,
         rule=failure.rule, paths=failure.paths)
-    drafts = [step_draft(active.session, step, key, failed)]
+    drafts = [step_draft(active.session, step, state_key, failed)]
     if escalate:
         pause = SessionPausedFields(
             cause=PauseCause.CONTROLLER_LIMIT,
@@ -88,7 +126,7 @@ def settle_drafts(state: SessionState, active: ActiveStep,
             escalation=Escalation(step=step.id, attempts=attempts,
                                   max_attempts=active.max_attempts,
                                   last_failure=failure.event))
-        drafts.append(step_draft(active.session, step, key, pause))
+        drafts.append(step_draft(active.session, step, state_key, pause))
     return drafts
 
 

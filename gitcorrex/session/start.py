@@ -6,7 +6,8 @@ of STEP is verified, the profile is the one the session was locked under
 (session/bound_profile.py), every change since the last settled state lies inside STEP's
 writes and the current state is verified (session/safe_start.py), and no open workspace
 precondition stands in the way (a bootstrap step, one declaring writes that cover the
-missing path, may start to create it). Every check is re-run inside the compare-and-swap.
+missing path, may start to create it), and every artifact its stage `consumes` exists for
+the session (stage_inputs.py). Every check is re-run inside the compare-and-swap.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from datetime import datetime
 from gitcorrex import ledger
 from gitcorrex.git import Repository, compute_state, lookup_objects
 from gitcorrex.model.adoption import MAX_LISTED_PATHS
-from gitcorrex.model.events import Provenance, RecordedEvent
+from gitcorrex.model.events import Provenance, RecordedEvent, session_object_oid
 from gitcorrex.model.plan import Plan, PlanStep, plan_identity
 from gitcorrex.model.session_events import (
     StepStartedFields,
@@ -31,12 +32,14 @@ from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.session.bound_profile import bound_profile, check_profile_unchanged
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.safe_start import (
     changes_since_settled,
     check_inside_writes,
     check_verified_state,
 )
 from gitcorrex.session.selection import remember_session
+from gitcorrex.session.stage_inputs import refuse_missing_inputs
 from gitcorrex.session.state import existing_state
 from gitcorrex.session.transition import refuse, run_transition
 
@@ -60,8 +63,8 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
     if step is None:
         raise refuse(f"plan {read.plan_id} has no step {step_id!r}",
                      hint=f"steps: {', '.join(s.id for s in plan.steps)}")
-    selection = select_expectation(bound_profile(repo, read).profile, stage=step.stage,
-                                   expect=None)
+    profile = bound_profile(repo, read).profile
+    selection = select_expectation(profile, stage=step.stage, expect=None)
     state_key = compute_state(repo).state_key
     check_profile_unchanged(repo, read, state_key)
     missing = _absent_paths(repo, state_key, read.preconditions)
@@ -75,6 +78,8 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
             changed[state.settled] = changes_since_settled(repo, state, state_key)
         before = _admission(state, plan, step, (state_key, _verify_command(step, selection)),
                             missing, changed[state.settled])
+        refuse_missing_inputs(view.scanned_on(session_object_oid(session)).entries, session,
+                              plan, step, profile)
         fields = StepStartedFields(writes=list(step.writes),
                                    expectation_docs=not selection.commands,
                                    baseline=state.settled or state_key,
@@ -101,6 +106,7 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, here: tuple[str,
     if state.status is SessionStatus.COMPLETED or state.plan != _identity(state, plan):
         raise refuse(f"session {state.session} is {state.status.value} on plan "
                      f"{state.plan_id}", hint="read `git correx session status`")
+    refuse_while_awaiting_review(state)
     if state.active_step is not None:
         raise refuse(f"step {state.active_step} is active", hint="verify it first "
                      "(`git correx verify`): a session has at most one active step")

@@ -34,6 +34,7 @@ from gitcorrex.session.bound_profile import (
 from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
 from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement import Observe, Settlement, settle_step
 from gitcorrex.session.state import session_state
@@ -61,6 +62,7 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
     check_profile_unchanged(repo, state, key)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
         return run(_reverify(repo, request, state, bound))
+    refuse_while_awaiting_review(state)  # a guarded step's settlement waits for its review
     active = _active(repo, state, request, bound)
     settlement = Settlement(repo, active, request, context.env, artifacts, context.clock,
                             context.provenance, probe)
@@ -75,7 +77,7 @@ def settle_active_step(s: Settlement, bound: BoundProfile, run: Observe, *,
     stage = select_expectation(bound.profile, stage=step.stage, expect=None)
     commands = step_selection(bound.profile, step, stage)
     if not commands.commands:
-        return complete_without_claim(s.repo, s.active.session, step, state_key=key,
+        return complete_without_claim(s.repo, s.active, state_key=key,
                                       expectation=stage.expectation, now=s.clock(),
                                       provenance=s.provenance)
     return settle_step(s, bound, commands, run, key=key,

@@ -52,6 +52,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("session", "list"), ("session", "list", "--json"), ("session", "status", SESSION),
     ("session", "status", SESSION, "--json"),
     ("step", "start", "S1", "--session", SESSION),
+    ("step", "review", "S1", "--session", SESSION, "--approve", "--reason", "r"),
     ("session", "clarify", "src/app.py", "--session", SESSION, "--reason", "r"),
     ("pause", "--session", SESSION, "--kind", "administrative", "--reason", "r"),
     ("resume", "--session", SESSION, "--reason", "r"),

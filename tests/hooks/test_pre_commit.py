@@ -34,6 +34,8 @@ def test_commit_outside_the_manifest_is_blocked_with_the_fix(hooked: Path) -> No
     stage_file(hooked, "README.md")
     result = commit(hooked)
     assert result.code == 1, result
+    assert "blocked: 1 path(s) outside the write manifest of stage 'implement' " \
+        "(.correx.toml at HEAD):" in result.stderr
     assert "  PATH_OUTSIDE_MANIFEST README.md: modified outside the manifest of stage " \
         "'implement' [/src/**]" in result.stderr
     assert "declare the path in the manifest, or revert the change" in result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from tests.conftest import git, write
@@ -39,6 +40,21 @@ def test_the_pre_commit_hook_blocks_writes_outside_the_active_step(locked, cli,
     write(root, "src/a.py", "A = 1\n")
     git(root, "add", "src/a.py")
     assert correx(root, "hook", "run", "pre-commit").code == 0
+
+
+def test_git_commit_names_the_step_whose_writes_it_is_held_to(locked, cli, correx) -> None:
+    root, session = locked
+    assert correx(root, "hooks", "install").code == 0
+    assert cli(root, "step", "start", "S1").code == 0
+    write(root, "src/b.py", "B = 1\n")
+    git(root, "add", "src/b.py")
+    commit = subprocess.run(["git", "commit", "-q", "-m", "b"], cwd=root, capture_output=True,
+                            text=True, check=False)
+    assert commit.returncode != 0, commit
+    assert ("pre-commit: blocked: 1 path(s) outside the write manifest of step 'S1' of "
+            f"session '{session}' (its declared writes, from the locked plan):") in \
+        commit.stderr, commit.stderr
+    assert "stage None" not in commit.stderr and "widen only by a re-plan" in commit.stderr
 
 
 def test_a_configured_session_the_ledger_lacks_fails_closed(project: Path, correx) -> None:
