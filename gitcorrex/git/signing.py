@@ -19,6 +19,7 @@ from gitcorrex.git.repository import Repository
 
 SIGN_CONFIG = "correx.sign"
 REQUIRE_CONFIG = "correx.requireSigned"
+DECISIONS_CONFIG = "correx.requireSignedDecisions"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0", ""}
 
@@ -41,6 +42,12 @@ def is_signing_enabled(repo: Repository) -> bool:
 def is_signature_required(repo: Repository) -> bool:
     """`git config correx.requireSigned`: the CI gate counts only signed passes."""
     return _config_flag(repo, REQUIRE_CONFIG)
+
+
+def are_signed_decisions_required(repo: Repository) -> bool:
+    """`git config correx.requireSignedDecisions`: an operator decision counts only from a
+    ledger commit signed by a trusted key (ledger/decisions.py)."""
+    return _config_flag(repo, DECISIONS_CONFIG)
 
 
 def _config_flag(repo: Repository, key: str) -> bool:
