@@ -13,9 +13,12 @@ from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
 from gitcorrex.git.config import config_value
-from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
+
+TYPE_CHECKING = False  # the flags are read on every session-state question: no `typing`
+if TYPE_CHECKING:
+    from gitcorrex.git.identity import LedgerIdentity
 
 SIGN_CONFIG = "correx.sign"
 REQUIRE_CONFIG = "correx.requireSigned"
@@ -65,6 +68,7 @@ def sign_commit(repo: Repository, commit: str) -> str:
     `commit`, signed; a new commit id."""
     import pygit2
 
+    from gitcorrex.git.identity import Identity, LedgerIdentity
     from gitcorrex.git.notes_history import recorded_commit
 
     handle = repo.shared_libgit2()

@@ -75,30 +75,35 @@ class _Fold:
 
 
 def fold_session(session: str, events: Sequence[TypedEvent], *,
-                 revision: int | None = None) -> SessionState:
+                 revision: int | None = None,
+                 uncounted: frozenset[str] = frozenset()) -> SessionState:
     """Fold `events` (the session's, in seq order, read by `typed_events`) into its state.
 
     `revision` is the session's event count when `events` leaves out events the fold
-    ignores (see FOLDED_KINDS); by default every event given counts.
+    ignores (see FOLDED_KINDS); by default every event given counts. `uncounted` names
+    operator decisions that do not count (ledger/decisions.py: unsigned while signed
+    decisions are required): a resume or a clarification among them changes nothing, and a
+    lock among them does not make its unverified state the baseline.
     """
     state = _Fold(session)
     mine = [event for event in events if event.entry.session == session]
     for entry, payload, problem in mine:
         if payload is None:
             _unreadable(state, entry, problem or "does not fit its kind")
-        else:
-            _apply(state, entry, payload)
+        elif entry.id not in uncounted or isinstance(payload, PlanLockedFields):
+            _apply(state, entry, payload, counted=entry.id not in uncounted)
     return _freeze(state, len(mine) if revision is None else revision)
 
 
-def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
-    """One event, by the class of its payload."""
+def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload, *,
+           counted: bool = True) -> None:
+    """One event, by the class of its payload (`counted`: its operator decision counts)."""
     match payload:
         case SessionStartedFields():
             state.plan, state.plan_id = payload.plan, payload.plan_id
             state.steps = {step: _Step() for step in payload.steps}
         case PlanLockedFields():
-            _locked(state, entry, payload)
+            _locked(state, entry, payload, unverified_counts=counted)
         case VerificationFields():
             _observed(state, entry, payload)
         case StepStartedFields() | StepVerifiedFields() | StepFailedFields():
@@ -145,14 +150,17 @@ def _unreadable(state: _Fold, entry: LedgerEntry, problem: str) -> None:
                                           reason=problem))
 
 
-def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None:
+def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields, *,
+            unverified_counts: bool = True) -> None:
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
     if payload.profile is not None:  # the profile the session is bound to from here on
         state.profile = payload.profile
     if payload.replaces is None:
+        unverified = payload.baseline_unverified
+        if unverified and not unverified_counts:
+            return  # locked, on a state no counted decision accepts as the baseline
         if state.baseline is None and entry.state_key is not None:
-            unverified = payload.baseline_unverified
             state.baseline = Baseline(
                 state_key=entry.state_key, source="lock_unverified" if unverified else "lock",
                 event=entry.id, expectation=None, commands=[], changed_paths=[],

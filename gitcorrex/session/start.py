@@ -103,7 +103,7 @@ def _admission(state: SessionState, plan: Plan, step: PlanStep, state_key: str,
 
 def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) -> None:
     """A step the corrective authority routed split-required never starts (plan/split.py)."""
-    routed = split_routes(view.scanned_on(str(state.plan)).entries, str(state.plan), step.id)
+    routed = split_routes(view.counted_on(str(state.plan)), str(state.plan), step.id)
     if routed:
         raise refuse(describe_split(routed[0]),
                      hint="its task boundary must split: lock a replacement plan with "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gitcorrex.git import Repository, compute_state, in_background
 from gitcorrex.model.session_state import SessionState, SessionStatus
-from gitcorrex.session.state import existing_state
+from gitcorrex.session.state import existing_state, uncounted_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ class SessionReport:
 
     state: SessionState
     workspace: WorkspaceView
+    uncounted: tuple[str, ...] = ()  # decisions that do not count (signed decisions required)
 
     @property
     def invalid(self) -> bool:
@@ -41,9 +42,12 @@ class SessionReport:
 
     def as_json(self) -> dict[str, Any]:
         """The `--json` document."""
-        return {"state": self.state.as_json(),
-                "workspace": {"state_key": self.workspace.state_key,
-                              "baseline_valid": self.workspace.baseline_valid}}
+        workspace = {"state_key": self.workspace.state_key,
+                     "baseline_valid": self.workspace.baseline_valid}
+        document: dict[str, Any] = {"state": self.state.as_json(), "workspace": workspace}
+        if self.uncounted:
+            document["uncounted_decisions"] = list(self.uncounted)
+        return document
 
 
 def session_status(repo: Repository, session: str) -> SessionReport:
@@ -55,4 +59,5 @@ def session_status(repo: Repository, session: str) -> SessionReport:
     finally:
         key = measuring()  # never leave the measurement (and its index lock) behind
     valid = state.baseline is not None and state.baseline.state_key == key
-    return SessionReport(state, WorkspaceView(key, valid))
+    uncounted = tuple(decision.describe() for decision in uncounted_in(repo, session))
+    return SessionReport(state, WorkspaceView(key, valid), uncounted)
