@@ -47,7 +47,7 @@ _KEYWORDS = sorted({command.keyword for command in OPERATOR_COMMANDS} | {"config
 _KEYWORD = re.compile(r"(?<![a-z0-9_])(?:" + "|".join(map(re.escape, _KEYWORDS)) +
                       r")(?![a-z0-9_])")
 _GLOBS = frozenset("$`*?[{")
-_RUNNERS = frozenset({"eval", "exec", "source", ".", "xargs", "parallel", "sh", "bash", "zsh",
+_RUNNERS = frozenset({"eval", "exec", "source", "xargs", "parallel", "sh", "bash", "zsh",
                       "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox", "perl", "ruby",
                       "node", "nodejs", "deno", "bun", "php", "lua", "awk", "gawk", "mawk",
                       "nawk", "tclsh", "pwsh", "powershell", "osascript"})
@@ -207,7 +207,9 @@ def _runs_later(text: str, tokens: list[str]) -> bool:
     if "$" in text or "`" in text or any(token.startswith("<<") for token in tokens):
         return True
     names = {token.replace("\\", "/").rsplit("/", 1)[-1].lower() for token in tokens}
-    return bool(names & _RUNNERS) or any(_PYTHON.match(name) for name in names)
+    sourced = any(token == "." and (at == 0 or set(tokens[at - 1]) <= set(SEPARATORS))
+                  for at, token in enumerate(tokens))  # `. FILE` runs FILE (`-C .` does not)
+    return sourced or bool(names & _RUNNERS) or any(_PYTHON.match(name) for name in names)
 
 
 def _is_open_path(words: list[str]) -> bool:

@@ -29,7 +29,8 @@ CONFIG_CALLS = ["git config correx.requireSignedDecisions false",
                 "git -c correx.requireSignedDecisions=false correx step start S2"]
 ALLOWED_CALLS = ["git status --short && python -m pytest -q", "git correx verify",
                  "git correx step start S1", "git correx plan lock plan.toml",
-                 "git config correx.requireSignedDecisions", "git correx log | grep resume"]
+                 "git config correx.requireSignedDecisions", "git correx log | grep resume",
+                 "git -C . correx step start review-docs"]
 
 
 def shell_payload(agent: str, root: Path, command: str) -> bytes:
@@ -115,6 +116,7 @@ EVASIONS = [
     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=correx.requireSignedDecisions "
     "GIT_CONFIG_VALUE_0=false git correx step start S2",
     "git correx plan authorize 'plan.toml",
+    "true && . ./authorize.sh # git correx",
 ]
 
 
