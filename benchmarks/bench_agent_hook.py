@@ -4,8 +4,9 @@ Two measurements, whole processes, round-robin after one warm-up each:
 
 1. **PreToolUse Write, small repository** (a profile whose stage allows `/src/**`, the write
    allowed — what nearly every call of an agent session is): target ≤ 0.1 s median. Shown
-   next to `python -c pass` (the interpreter's own start-up on this machine) and a denied
-   write (which records a `tool_call_assessed` event).
+   next to `python -c pass` (the interpreter's own start-up on this machine), a denied
+   write (which records a `tool_call_assessed` event), and PreToolUse Bash calls (the shell
+   text judged for operator commands, agents/shell_calls.py: one allowed, one denied).
 2. **PostToolUse Bash, 50,000 files** (100 modified, 100 untracked, all inside the
    manifest, so the call is allowed): one state scan plus one tree diff, reported in units
    of `git status --porcelain` and next to `git correx state`.
@@ -42,6 +43,7 @@ from common import (
 
 PROFILE = 'version = 1\n\n[stages.implement]\nwrites = ["/src/**", "/untracked/**"]\n'
 PRE = "assess --hook claude-code, PreToolUse Write (allowed)"
+PRE_BASH = "assess --hook claude-code, PreToolUse Bash (allowed)"
 POST = "assess --hook claude-code, PostToolUse Bash (50k files)"
 
 
@@ -131,6 +133,11 @@ def main() -> int:
             small, payload("PreToolUse", small, "Write", file_path="docs/x.md",
                            content="x\n"), "deny"),
         "git status --porcelain (small)": "git status --porcelain >/dev/null",
+        PRE_BASH: hook(small, payload("PreToolUse", small, "Bash",
+                                      command="git status --short && pytest -q"), "bash"),
+        "assess --hook claude-code, PreToolUse Bash operator command (denied)": hook(
+            small, payload("PreToolUse", small, "Bash",
+                           command="git correx plan authorize plan.toml"), "operator"),
     }, args.runs, cwd=small)
     large = with_profile(make_large_repo(args.workdir / f"agent-{args.files}",
                                          files=args.files))

@@ -80,6 +80,13 @@ class TransitionRefusedError(CorrexError):
     exit_code = ExitCode.CHECK_FAILED
 
 
+class OperatorRefusedError(CorrexError):
+    """A decision reserved to people was asked for where an agent runs (cli/operator_guard.py);
+    nothing was recorded."""
+
+    exit_code = ExitCode.CHECK_FAILED
+
+
 class RevisionConflictError(UnavailableError):
     """The session moved on since the caller read it (compare-and-swap lost); resubmit."""
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.cli.operator_guard import AGENT_RUNTIMES
 from gitcorrex.git import Repository, discover
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +31,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+# Set by coding agents in the shells they run (cli/operator_guard.py): a suite run from an
+# agent's shell would otherwise see every operator command refused.
+AGENT_MARKERS = tuple(marker for runtime in AGENT_RUNTIMES for marker in runtime.markers)
 LEAKING_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CONFIG_GLOBAL",
                    "GIT_OBJECT_DIRECTORY", "GIT_CEILING_DIRECTORIES")
 
@@ -53,7 +57,7 @@ def isolated_git(tmp_path_factory: pytest.TempPathFactory,
                  monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No user or system config leaks in; identities and dates are fixed."""
     home = tmp_path_factory.mktemp("home")
-    for name in LEAKING_GIT_ENV:
+    for name in (*LEAKING_GIT_ENV, *AGENT_MARKERS):
         monkeypatch.delenv(name, raising=False)
     for name, value in isolated_environment(home).items():
         monkeypatch.setenv(name, value)

@@ -39,15 +39,16 @@ def parse(raw: bytes) -> HookRequest:
         return HookRequest(NAME, event, hook_event, cwd=cwd, conversation=conversation,
                            stop_hook_active=loops > 0)
     paths: tuple[str, ...] = ()
+    command = None
     if action in (Action.READ, Action.WRITE):
         path = field(payload, "file_path", str, required=True)
         if not path:
             raise PayloadError(f"hook payload: {hook_event} has an empty file_path")
         paths = (path,)
     else:
-        field(payload, "command", str, required=True)
+        command = field(payload, "command", str, required=True)
     return HookRequest(NAME, event, hook_event, tool=hook_event, action=action, paths=paths,
-                       cwd=cwd, conversation=conversation)
+                       command=command, cwd=cwd, conversation=conversation)
 
 
 def _workspace_root(payload: dict[str, Any]) -> str | None:

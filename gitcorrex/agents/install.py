@@ -2,7 +2,9 @@
 
 Each agent reads hooks from a project file in its own format: Claude Code
 `.claude/settings.json`, Codex `.codex/hooks.json`, Gemini CLI `.gemini/settings.json`,
-Cursor `.cursor/hooks.json`. Installing merges our entries into that file and keeps
+Cursor `.cursor/hooks.json`. Every agent's hooks judge shell calls before they run (a call
+that runs a decision reserved to people is denied: agents/shell_calls.py) as well as file
+calls, and shell calls again after they ran. Installing merges our entries into that file and keeps
 everything else in it (other settings, other hooks); an entry that already runs
 `assess --hook` is replaced, so installing twice changes nothing. A file that is not a JSON
 object is never overwritten (exit 2 naming it). The command embeds the installing
@@ -26,16 +28,17 @@ _COMMAND_HOOK = {"type": "command"}
 # (file, {event: matcher or None}) per agent; None: an event without a matcher
 LAYOUTS: dict[str, tuple[str, dict[str, str | None]]] = {
     "claude-code": (".claude/settings.json", {
-        "PreToolUse": "Write|Edit|MultiEdit|NotebookEdit|Read",
+        "PreToolUse": "Write|Edit|MultiEdit|NotebookEdit|Read|Bash",
         "PostToolUse": "Bash", "Stop": None}),
     "codex": (".codex/hooks.json", {
-        "PreToolUse": "apply_patch|Edit|Write", "PostToolUse": "Bash", "Stop": None}),
+        "PreToolUse": "apply_patch|Edit|Write|Bash", "PostToolUse": "Bash", "Stop": None}),
     "gemini": (".gemini/settings.json", {
-        "BeforeTool": "write_file|replace|read_file", "AfterTool": "run_shell_command",
+        "BeforeTool": "write_file|replace|read_file|run_shell_command",
+        "AfterTool": "run_shell_command",
         "AfterAgent": None}),
     "cursor": (".cursor/hooks.json", {
-        "beforeReadFile": None, "afterFileEdit": None, "afterShellExecution": None,
-        "stop": None}),
+        "beforeShellExecution": None, "beforeReadFile": None, "afterFileEdit": None,
+        "afterShellExecution": None, "stop": None}),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from typing import Any
 
 from gitcorrex.errors import UsageError
@@ -57,3 +58,14 @@ def path_of(tool: str, tool_input: dict[str, Any], keys: tuple[str, ...]) -> str
     if not isinstance(path, str) or not path:
         raise PayloadError(f"hook payload: {tool} has no {keys[0]} string in tool_input")
     return path
+
+
+def shell_text(tool: str, tool_input: dict[str, Any]) -> str:
+    """A shell tool's command as shell text: `command` as a string, or as an argument list
+    (Codex's exec form, `["bash", "-lc", "…"]`) quoted back into one line."""
+    command = tool_input.get("command")
+    if isinstance(command, list) and command and all(isinstance(p, str) for p in command):
+        return shlex.join(command)
+    if not isinstance(command, str):
+        raise PayloadError(f"hook payload: {tool} has no command string in tool_input")
+    return command

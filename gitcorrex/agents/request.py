@@ -32,7 +32,8 @@ class Action:
 @dataclass(frozen=True)
 class HookRequest:
     """`action` write/read (file tools: `paths` as the tool names them), shell (a command
-    whose writes are only known afterwards), or None (a tool we do not judge).
+    whose writes are only known afterwards; before it runs, its text is `command`), or None
+    (a tool we do not judge).
 
     `conversation` is the agent's own session id: recorded, never taken for a correx session.
     """
@@ -43,6 +44,7 @@ class HookRequest:
     tool: str | None = None
     action: str | None = None
     paths: tuple[str, ...] = ()
+    command: str | None = None
     cwd: str | None = None
     conversation: str | None = None
     stop_hook_active: bool = False

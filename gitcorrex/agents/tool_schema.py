@@ -2,7 +2,8 @@
 
 Each sends one JSON object: the event in `hook_event_name`, `cwd`, its own conversation in
 `session_id`; a tool event adds `tool_name` and `tool_input`, a stop event
-`stop_hook_active`. They differ only in names — their events, their file, read and shell
+`stop_hook_active`; a shell tool's `tool_input.command` is the text judged before it runs.
+They differ only in names — their events, their file, read and shell
 tools, the key a file tool names its file under — which each adapter declares once in a
 `ToolSchema`. Cursor's own hooks are another schema (cursor.py).
 """
@@ -13,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of
+from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of, shell_text
 from gitcorrex.agents.request import Action, Event, HookRequest
 
 ToolReader = Callable[[str, dict[str, Any]], tuple[str | None, tuple[str, ...]]]
@@ -66,5 +67,7 @@ def parse_tool_payload(raw: bytes, schema: ToolSchema,
     tool = field(payload, "tool_name", str, required=True)
     tool_input = field(payload, "tool_input", dict, required=True)
     action, paths = (read_tool or schema.read_tool)(tool, tool_input)
+    command = shell_text(tool, tool_input) \
+        if action == Action.SHELL and event == Event.PRE_TOOL else None
     return HookRequest(schema.agent, event, hook_event, tool=tool, action=action, paths=paths,
-                       cwd=cwd, conversation=conversation)
+                       command=command, cwd=cwd, conversation=conversation)

@@ -44,7 +44,13 @@ def run(argv: list[str] | None, *, head_start: HeadStart | None = None) -> int:
 def invoke(argv: list[str] | None, head_start: HeadStart | None = None) -> Conclusion | int:
     """The command's conclusion, or the code click itself ended with (`--help`: 0); click's
     usage errors and every failure are raised to the boundary the caller runs it in (`run`'s,
-    or the agent hook's own, cli/agent_hook.py)."""
+    or the agent hook's own, cli/agent_hook.py). An operator command is refused first inside
+    an agent runtime (cli/operator_guard.py)."""
+    import os
+
+    from gitcorrex.cli.operator_guard import guard_operator_command
+
+    guard_operator_command(sys.argv[1:] if argv is None else argv, os.environ)
     _register_commands()
     ended: Conclusion | int = root.main(args=argv, prog_name="git correx",
                                         standalone_mode=False, obj=head_start)

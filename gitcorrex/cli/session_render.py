@@ -48,6 +48,7 @@ def render_status(document: dict[str, Any]) -> str:
               for p in state["preconditions"]]
     lines += [f"  problem: event {p['event'][:12]} ({p['kind']}): {p['reason']}"
               for p in state["problems"]]
+    lines += [f"  not counted: {text}" for text in document.get("uncounted_decisions", [])]
     return "\n".join(lines) + "\n"
 
 

@@ -94,9 +94,13 @@ if TYPE_CHECKING:
     from gitcorrex.git.repository import unreadable_object_format as unreadable_object_format
     from gitcorrex.git.scratch import commit_all as commit_all
     from gitcorrex.git.scratch import create_repository as create_repository
+    from gitcorrex.git.signing import DECISIONS_CONFIG as DECISIONS_CONFIG
+    from gitcorrex.git.signing import SIGN_CONFIG as SIGN_CONFIG
     from gitcorrex.git.signing import CommitSignature as CommitSignature
+    from gitcorrex.git.signing import are_signed_decisions_required as are_signed_decisions_required
     from gitcorrex.git.signing import has_signature_header as has_signature_header
     from gitcorrex.git.signing import is_signature_required as is_signature_required
+    from gitcorrex.git.signing import is_signing_enabled as is_signing_enabled
     from gitcorrex.git.signing import verify_commit_signatures as verify_commit_signatures
     from gitcorrex.git.staged_raw import raw_paths as raw_paths
     from gitcorrex.git.staged_raw import staged_raw_diff as staged_raw_diff
@@ -197,7 +201,11 @@ FACE = {
     "commit_all": "scratch",
     "create_repository": "scratch",
     "CommitSignature": "signing",
+    "DECISIONS_CONFIG": "signing",
+    "SIGN_CONFIG": "signing",
+    "are_signed_decisions_required": "signing",
     "has_signature_header": "signing",
+    "is_signing_enabled": "signing",
     "is_signature_required": "signing",
     "verify_commit_signatures": "signing",
     "raw_paths": "staged_raw",

@@ -13,12 +13,16 @@ from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
 from gitcorrex.git.config import config_value
-from gitcorrex.git.identity import Identity, LedgerIdentity
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
+TYPE_CHECKING = False  # the flags are read on every session-state question: no `typing`
+if TYPE_CHECKING:
+    from gitcorrex.git.identity import LedgerIdentity
+
 SIGN_CONFIG = "correx.sign"
 REQUIRE_CONFIG = "correx.requireSigned"
+DECISIONS_CONFIG = "correx.requireSignedDecisions"
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0", ""}
 
@@ -43,6 +47,12 @@ def is_signature_required(repo: Repository) -> bool:
     return _config_flag(repo, REQUIRE_CONFIG)
 
 
+def are_signed_decisions_required(repo: Repository) -> bool:
+    """`git config correx.requireSignedDecisions`: an operator decision counts only from a
+    ledger commit signed by a trusted key (ledger/decisions.py)."""
+    return _config_flag(repo, DECISIONS_CONFIG)
+
+
 def _config_flag(repo: Repository, key: str) -> bool:
     value = config_value(repo, key)
     if value is None or value.lower() in _FALSE:
@@ -58,6 +68,7 @@ def sign_commit(repo: Repository, commit: str) -> str:
     `commit`, signed; a new commit id."""
     import pygit2
 
+    from gitcorrex.git.identity import Identity, LedgerIdentity
     from gitcorrex.git.notes_history import recorded_commit
 
     handle = repo.shared_libgit2()

@@ -15,6 +15,7 @@ from gitcorrex.model.session_object import session_object_oid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gitcorrex.ledger.decisions import UncountedDecision
     from gitcorrex.model.events import RecordedEvent
     from gitcorrex.model.note_lines import LedgerEntry, NoteScan, ScannedNotes
 
@@ -27,6 +28,7 @@ class LedgerView:
         self.tip = tip
         self._cache: dict[str, ScannedNotes] = {}
         self._scans: dict[str, tuple[NoteScan, int]] = {}
+        self._uncounted: dict[str, dict[str, UncountedDecision]] = {}
 
     @classmethod
     def at_tip(cls, repo: Repository) -> LedgerView:
@@ -66,3 +68,25 @@ class LedgerView:
             self._scans[subject] = (scan, 1 if note is None else scan.add(subject, note))
             self._cache[subject] = scan.result()
         return self._cache[subject]
+
+    @property
+    def signed_decisions(self) -> bool:
+        """`correx.requireSignedDecisions`: only signed operator decisions count."""
+        return git.are_signed_decisions_required(self._repo)
+
+    def uncounted_on(self, subject: str) -> dict[str, UncountedDecision]:
+        """The operator decisions on `subject`'s note that do not count at this tip
+        (ledger/decisions.py: {} unless `correx.requireSignedDecisions` is true)."""
+        if subject not in self._uncounted:
+            from gitcorrex.ledger.decisions import uncounted_decisions
+
+            self._uncounted[subject] = uncounted_decisions(
+                self._repo, self.tip, subject, self.scanned_on(subject).entries)
+        return self._uncounted[subject]
+
+    def counted_on(self, subject: str) -> list[LedgerEntry]:
+        """`subject`'s entries without the decisions that do not count: what every reader
+        of decisions (authorizations, audits, routes) reads."""
+        from gitcorrex.ledger.decisions import counted
+
+        return counted(self.scanned_on(subject).entries, self.uncounted_on(subject))

@@ -57,7 +57,7 @@ def audit_plan(repo: Repository, path: Path, *, proofs: Sequence[str], note: str
     existing: list[Audit] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        history = plan_history(view.scanned_on(context.subject).entries, context.identity)
+        history = plan_history(view.counted_on(context.subject), context.identity)
         findings[:] = [f for f in findings if f.code != "audit_by_authorizer"]
         findings.extend(_authorizer(auditor, history.authorizations))
         if findings:

@@ -53,7 +53,7 @@ def authorize_plan(repo: Repository, path: Path, *, now: datetime,
     refused: list[Decision] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        history = plan_history(view.scanned_on(context.subject).entries, context.identity)
+        history = plan_history(view.counted_on(context.subject), context.identity)
         if findings:
             started = history.execution_started
             refused[:] = [Decision.REPLAN_REQUIRED if started else Decision.REJECT]

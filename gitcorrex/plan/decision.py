@@ -69,6 +69,9 @@ class PlanDecision:
 
 _PLAN_FACTS = (PlanAuthorizedFields, PlanValidatedFields, PlanLockedFields,
                PlanRiskAuditedFields, PlanRoutedFields)
+# the decisions of people a plan's decision rests on (signed ones only, when required)
+PLAN_DECISIONS = frozenset({PlanAuthorizedFields.KIND, PlanRiskAuditedFields.KIND,
+                            PlanRoutedFields.KIND})
 
 
 def plan_history(entries: Sequence[LedgerEntry], identity: str) -> PlanHistory:

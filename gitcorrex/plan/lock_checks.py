@@ -75,6 +75,8 @@ def lock_blockers(context: PlanContext, view: ledger.LedgerView, *, session: str
     groundings = [f for f in facts_of(typed, GroundingFields)
                   if f.payload.plan == context.identity]
     validation, problem = _validation(context, validations)
+    if problem is None and validation is not None and view.signed_decisions:
+        validation, problem = _counted_authority(context, view, validation)
     grounding, grounding_problem = _grounding(groundings, state_key)
     baseline, baseline_problem = _baseline(view, state_key, profile) if baseline_required \
         else (None, None)
@@ -150,6 +152,24 @@ def _validation(context: PlanContext,
                              message="the plan was validated under another .correx.toml",
                              hint="run `git correx plan validate PLAN` again")
     return last, None
+
+
+def _counted_authority(context: PlanContext, view: ledger.LedgerView,
+                       validation: Validation) -> tuple[Validation | None, Missing | None]:
+    """With signed decisions required, the authorization or audit the accepted validation
+    rests on must itself count: recorded on the plan's note and signed by a trusted key."""
+    authority = validation.payload.authority
+    event = authority.event if authority is not None else None
+    uncounted = view.uncounted_on(context.subject).get(event or "")
+    if uncounted is None and any(e.id == event for e in view.counted_on(context.subject)):
+        return validation, None
+    why = uncounted.describe() if uncounted is not None else \
+        f"its authority {str(event)[:12]} is not a decision recorded on the plan"
+    return None, Missing(code="authority_not_counted",
+                         message=f"the validation {validation.id[:12]} rests on a decision "
+                                 f"that does not count: {why}",
+                         hint="a person records the decision signed (`git config correx.sign "
+                              "true`), then `git correx plan validate PLAN` again")
 
 
 def _grounding(groundings: list[Grounding],

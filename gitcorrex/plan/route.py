@@ -55,7 +55,7 @@ def route_split(repo: Repository, path: Path, *, step: str, reason: str, now: da
     existing: list[Fact[PlanRoutedFields]] = []
 
     def drafts(view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
-        entries = view.scanned_on(context.subject).entries
+        entries = view.counted_on(context.subject)
         existing[:] = split_routes(entries, context.identity, step)[:1]
         if existing:
             return []

@@ -2,7 +2,9 @@
 
 The structure is judged without the ledger; the authority and the route are judged
 against the ledger at the tip the event is appended on (inside the compare-and-swap
-loop), so a concurrent authorization or lock is never missed.
+loop), so a concurrent authorization or lock is never missed. With signed decisions
+required, an unsigned authorization, audit or route is not counted and is named among the
+diagnostics (ledger/decisions.py).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from gitcorrex.model.plan_events import (
     Finding,
     PlanValidatedFields,
 )
-from gitcorrex.plan.decision import decide, plan_history
+from gitcorrex.plan.decision import PLAN_DECISIONS, decide, plan_history
 from gitcorrex.plan.integrity import structural_findings
 from gitcorrex.plan.open_plan import PlanContext, open_plan
 
@@ -61,10 +63,13 @@ def judge(context: PlanContext, structural: list[Finding],
           view: ledger.LedgerView) -> PlanValidatedFields:
     """The decision as of the ledger `view`, as the fields of a `plan_validated` event."""
     plan = context.loaded.plan
-    history = plan_history(view.scanned_on(context.subject).entries, context.identity)
+    history = plan_history(view.counted_on(context.subject), context.identity)
     result = decide(plan, structural, history)
+    uncounted = [u.describe() for u in view.uncounted_on(context.subject).values()
+                 if u.kind in PLAN_DECISIONS]
     return PlanValidatedFields(
         plan=context.identity, plan_id=plan.id, version=plan.version, risk=plan.risk.value,
         decision=result.decision, execution_started=history.execution_started,
-        authority=result.authority, findings=result.findings, diagnostics=result.diagnostics,
+        authority=result.authority, findings=result.findings,
+        diagnostics=[*result.diagnostics, *uncounted],
         profile=context.profile.blob_oid)

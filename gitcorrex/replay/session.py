@@ -58,6 +58,7 @@ class _Step:
     build_claim: bool | None = None
     last_failure: str | None = None
     feedback: str | None = None
+    reviewed: bool = False  # a counted review decided the settlement awaiting it
 
 
 @dataclass
@@ -82,30 +83,35 @@ class _Fold:
 
 
 def fold_session(session: str, events: Sequence[TypedEvent], *,
-                 revision: int | None = None) -> SessionState:
+                 revision: int | None = None,
+                 uncounted: frozenset[str] = frozenset()) -> SessionState:
     """Fold `events` (the session's, in seq order, read by `typed_events`) into its state.
 
     `revision` is the session's event count when `events` leaves out events the fold
-    ignores (see FOLDED_KINDS); by default every event given counts.
+    ignores (see FOLDED_KINDS); by default every event given counts. `uncounted` names
+    operator decisions that do not count (ledger/decisions.py: unsigned while signed
+    decisions are required): a resume or a clarification among them changes nothing, and a
+    lock among them does not make its unverified state the baseline.
     """
     state = _Fold(session)
     mine = [event for event in events if event.entry.session == session]
     for entry, payload, problem in mine:
         if payload is None:
             _unreadable(state, entry, problem or "does not fit its kind")
-        else:
-            _apply(state, entry, payload)
+        elif entry.id not in uncounted or isinstance(payload, PlanLockedFields):
+            _apply(state, entry, payload, counted=entry.id not in uncounted)
     return _freeze(state, len(mine) if revision is None else revision)
 
 
-def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
-    """One event, by the class of its payload."""
+def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload, *,
+           counted: bool = True) -> None:
+    """One event, by the class of its payload (`counted`: its operator decision counts)."""
     match payload:
         case SessionStartedFields():
             state.plan, state.plan_id = payload.plan, payload.plan_id
             state.steps = {step: _Step() for step in payload.steps}
         case PlanLockedFields():
-            _locked(state, entry, payload)
+            _locked(state, entry, payload, unverified_counts=counted)
         case VerificationFields():
             _observed(state, entry, payload)
         case (StepStartedFields() | StepVerifiedFields() | StepFailedFields()
@@ -115,8 +121,11 @@ def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload) -> None:
             _paused(state, entry, payload)
         case SessionResumedFields():
             _resumed(state, payload)
+        case StepReviewedFields():
+            if entry.step is not None and entry.step in state.steps:
+                state.steps[entry.step].reviewed = True
         case SessionCompletedFields():
-            state.completed = True
+            state.completed = not any(_undecided(step) for step in state.steps.values())
         case ChangesAdoptedFields():
             state.settled = entry.state_key or state.settled
         case PreconditionFailed():
@@ -155,7 +164,8 @@ def _unreadable(state: _Fold, entry: LedgerEntry, problem: str) -> None:
                                           reason=problem))
 
 
-def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None:
+def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields, *,
+            unverified_counts: bool = True) -> None:
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
     if payload.profile is not None:  # the profile the session is bound to from here on
@@ -163,8 +173,10 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None
             state.verified = []  # passes under the old profile say nothing about the new one
         state.profile = payload.profile
     if payload.replaces is None:
+        unverified = payload.baseline_unverified
+        if unverified and not unverified_counts:
+            return  # locked, on a state no counted decision accepts as the baseline
         if state.baseline is None and entry.state_key is not None:
-            unverified = payload.baseline_unverified
             state.baseline = Baseline(
                 state_key=entry.state_key, source="lock_unverified" if unverified else "lock",
                 event=entry.id, expectation=None, commands=[], changed_paths=[],
@@ -227,6 +239,9 @@ def _step_event(state: _Fold, entry: LedgerEntry,
                                           reason="a step event without a step"))
         return
     step = state.steps.setdefault(entry.step, _Step())
+    if isinstance(payload, StepVerifiedFields | StepFailedFields) and _undecided(step):
+        return  # a settlement awaiting review ends only by a review that counts
+    step.reviewed = False
     if isinstance(payload, StepStartedFields):
         step.status = StepStatus.ACTIVE
         state.active, state.writes = entry.step, list(payload.writes)
@@ -240,6 +255,13 @@ def _step_event(state: _Fold, entry: LedgerEntry,
         step.status, step.attempts = StepStatus.FAILED, payload.attempts
         step.max_attempts = max(step.max_attempts or 0, payload.max_attempts)
         step.last_failure, step.feedback = payload.observation, payload.feedback
+
+
+def _undecided(step: _Step) -> bool:
+    """Awaiting a review that has not been given, or whose decision does not count (an
+    unsigned `step_reviewed` while signed decisions are required: the `step_verified` or
+    `step_failed` recorded with it counts no more than it does)."""
+    return step.status is StepStatus.AWAITING_REVIEW and not step.reviewed
 
 
 def _verified(state: _Fold, entry: LedgerEntry, step: _Step,

@@ -19,15 +19,17 @@ from gitcorrex.replay.session import FOLDED_KINDS, FOLDED_TYPES, fold_session
 
 
 def fold_entries(session: str, entries: Sequence[LedgerEntry],
-                 problems: Sequence[Problem] = ()) -> SessionState:
-    """Order the session's entries in session order and fold them (replay's order too).
+                 problems: Sequence[Problem] = (),
+                 uncounted: frozenset[str] = frozenset()) -> SessionState:
+    """Order the session's entries in session order and fold them (replay's order too);
+    `uncounted`: operator decisions that do not count (see `fold_session`).
 
     A doubtful line in the session's note (`problems`) fails the session closed: it could
     have been a pause.
     """
     mine = sorted((e for e in entries if e.session == session), key=session_order)
     read = typed_events((e for e in mine if _folded(e)), FOLDED_TYPES)
-    state = fold_session(session, read, revision=len(mine))
+    state = fold_session(session, read, revision=len(mine), uncounted=uncounted)
     return state.with_problems([FoldProblem(event=f"line {p.line}", seq=None, kind="ledger",
                                             reason=p.reason[:1024]) for p in problems])
 

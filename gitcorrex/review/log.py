@@ -21,7 +21,7 @@ def log_commits(
     statuses, problems = tree_statuses(repo, [commit.tree for commit in commits])
     if not verify_signatures:
         return LogResult([LogLine(c, statuses[c.tree]) for c in commits], problems)
-    from gitcorrex.review.ledger_signers import signers_of
+    from gitcorrex.ledger.signers import signers_of
 
     wanted = {s.tree: s.event for s in statuses.values() if s.event is not None}
     signers = signers_of(repo, ledger.ledger_tip(repo), wanted)

@@ -10,8 +10,8 @@ from gitcorrex.git import LoggedCommit
 
 TYPE_CHECKING = False  # no `typing` at run time: the stored-status `log` never needs it (3 ms)
 if TYPE_CHECKING:
+    from gitcorrex.ledger.signers import Signer
     from gitcorrex.model.ledger_problem import Problem
-    from gitcorrex.review.ledger_signers import Signer
 
 MARKS = {"pass": "✓", "fail": "✗", "unavailable": "?", "none": "-", "other_profile": "≠"}
 

@@ -20,26 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gitcorrex.git import Repository, tree_of
+from gitcorrex.ledger.signers import Signer, event_signers
 from gitcorrex.ledger.subjects import read_subjects
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.note_lines import LedgerEntry, typed_events
 from gitcorrex.model.observed_pass import is_observed_pass, is_under
 from gitcorrex.model.verification import VerificationFields
-from gitcorrex.review.ledger_signers import Signer, event_signers
 from gitcorrex.review.tree_status import TreeStatus, tree_status, verifications
 from gitcorrex.review.trusted_profile import TrustedProfile, trusted_profile
-
-_WHY = {
-    "unsigned": "is unsigned",
-    "unverifiable": "is signed, but git cannot check the signature (no allowed signers "
-                    "file or key for it)",
-    "untrusted": "is signed by a key git does not trust (not in gpg.ssh.allowedSignersFile "
-                 "or not a trusted OpenPGP key)",
-    "bad": "carries a bad signature",
-    "expired": "is signed with an expired signature",
-    "expired-key": "is signed with an expired key",
-    "revoked": "is signed with a revoked key",
-}
 
 
 @dataclass(frozen=True)
@@ -128,7 +116,7 @@ def _refused(tree: str, mine: list[LedgerEntry], signers: dict[str, Signer],
         refused = (f"the pass {newest_pass.id[:12]} cannot be traced to the ledger commit "
                    "that added it (part of the ledger's history is missing: fetch all of it)")
         return RequiredPass(TreeStatus(tree, "none"), trust, True, signer, refused)
-    why = _WHY.get(signer.state, "cannot be verified")
+    why = signer.why()
     refused = (f"the pass {newest_pass.id[:12]} was added by ledger commit "
                f"{signer.commit[:12]}, which {why}")
     return RequiredPass(TreeStatus(tree, "none"), trust, True, signer, refused)

@@ -133,7 +133,7 @@ def _verify_command(step: PlanStep, stage: Selection) -> str:
 
 def _refuse_split(view: ledger.LedgerView, state: SessionState, step: PlanStep) -> None:
     """A step the corrective authority routed split-required never starts (plan/split.py)."""
-    routed = split_routes(view.scanned_on(str(state.plan)).entries, str(state.plan), step.id)
+    routed = split_routes(view.counted_on(str(state.plan)), str(state.plan), step.id)
     if routed:
         raise refuse(describe_split(routed[0]),
                      hint="its task boundary must split: lock a replacement plan with "

@@ -6,15 +6,24 @@ so the fold is kept by those ids (`git/fold_store.py`; every append stores the f
 notes it extends, `ledger/session_folds.py`) and rebuilt only when the note changed. The
 common answer is then one `git ls-tree` and a small JSON file: no pydantic, no event
 models, no libgit2, which every agent tool call in a session would otherwise pay (~0.2 s).
+
+With `correx.requireSignedDecisions` the state also depends on who signed the session's
+operator decisions (resumes, clarifications, an unverified lock: ledger/decisions.py); a
+state with one that does not count is folded afresh each time and never stored, so the
+stored fold stays the fold of the note as recorded.
 """
 
 from __future__ import annotations
 
-from gitcorrex import ledger
+from gitcorrex import git, ledger
 from gitcorrex.errors import UsageError
-from gitcorrex.git import Repository, load_fold, store_fold
+from gitcorrex.git import Repository, are_signed_decisions_required, load_fold, store_fold
 from gitcorrex.model.session_object import check_session_id, session_object_oid
 from gitcorrex.model.session_state import SessionState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.ledger.decisions import UncountedDecision
 
 
 def session_state(repo: Repository, session: str) -> SessionState:
@@ -24,6 +33,11 @@ def session_state(repo: Repository, session: str) -> SessionState:
     subject = session_object_oid(session)
     note = ledger.note_blobs(repo, [subject])
     blobs = note.blobs.get(subject, [])
+    if blobs and are_signed_decisions_required(repo):
+        text = note.read([subject]).get(subject, b"")
+        uncounted = frozenset(_uncounted(repo, session, text))
+        if uncounted:
+            return _fold(session, text, uncounted)
     stored = load_fold(repo.common_dir, subject, blobs) if blobs else None
     if isinstance(stored, dict):
         try:
@@ -36,13 +50,35 @@ def session_state(repo: Repository, session: str) -> SessionState:
     return state
 
 
-def _fold(session: str, note: bytes) -> SessionState:
-    """The fold `replay --session` runs, on the note's lines (the models load only here)."""
+def _fold(session: str, note: bytes, uncounted: frozenset[str] = frozenset()) -> SessionState:
+    """The fold `replay --session` runs, on the note's lines (the models load only here);
+    `uncounted`: decisions that do not count (none for replay)."""
     from gitcorrex.model.note_lines import scan_notes
     from gitcorrex.replay.session_entries import fold_entries
 
     scanned = scan_notes([(session_object_oid(session), note)] if note else [])
-    return fold_entries(session, scanned.entries, scanned.problems)
+    return fold_entries(session, scanned.entries, scanned.problems, uncounted)
+
+
+def uncounted_in(repo: Repository, session: str) -> list[UncountedDecision]:
+    """The session's operator decisions that do not count now ([] unless signed decisions
+    are required), for the commands that report them (`session status`)."""
+    if not are_signed_decisions_required(repo):
+        return []
+    subject = session_object_oid(session)
+    note = ledger.note_blobs(repo, [subject]).read([subject]).get(subject, b"")
+    return list(_uncounted(repo, session, note).values())
+
+
+def _uncounted(repo: Repository, session: str, note: bytes) -> dict[str, UncountedDecision]:
+    """The session's operator decisions that do not count at the ledger's tip."""
+    from gitcorrex.ledger.decisions import uncounted_decisions
+    from gitcorrex.model.note_lines import scan_notes
+
+    subject = session_object_oid(session)
+    entries = scan_notes([(subject, note)]).entries
+    tip = git.ledger_tip(repo, git.ledger_ref(repo))
+    return uncounted_decisions(repo, tip, subject, entries)
 
 
 def existing_state(repo: Repository, session: str) -> SessionState:
@@ -59,5 +95,7 @@ def state_at(view: ledger.LedgerView, session: str) -> SessionState:
     state must be the one the append extends, never a stored one)."""
     from gitcorrex.replay.session_entries import fold_entries
 
-    scanned = view.scanned_on(session_object_oid(session))
-    return fold_entries(session, scanned.entries, scanned.problems)
+    subject = session_object_oid(session)
+    scanned = view.scanned_on(subject)
+    return fold_entries(session, scanned.entries, scanned.problems,
+                        frozenset(view.uncounted_on(subject)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gitcorrex.git import Repository, compute_state, in_background
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.profiles.profile_file import tree_profiles
-from gitcorrex.session.state import existing_state
+from gitcorrex.session.state import existing_state, uncounted_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class SessionReport:
 
     state: SessionState
     workspace: WorkspaceView
+    uncounted: tuple[str, ...] = ()  # decisions that do not count (signed decisions required)
 
     @property
     def invalid(self) -> bool:
@@ -48,10 +49,12 @@ class SessionReport:
     def as_json(self) -> dict[str, Any]:
         """The `--json` document."""
         here = self.workspace
-        return {"state": self.state.as_json(),
-                "workspace": {"state_key": here.state_key,
-                              "baseline_valid": here.baseline_valid,
-                              "verified": here.verified, "profile_bound": here.profile_bound}}
+        workspace = {"state_key": here.state_key, "baseline_valid": here.baseline_valid,
+                     "verified": here.verified, "profile_bound": here.profile_bound}
+        document: dict[str, Any] = {"state": self.state.as_json(), "workspace": workspace}
+        if self.uncounted:
+            document["uncounted_decisions"] = list(self.uncounted)
+        return document
 
 
 def session_status(repo: Repository, session: str) -> SessionReport:
@@ -64,4 +67,6 @@ def session_status(repo: Repository, session: str) -> SessionReport:
         key = measuring()  # never leave the measurement (and its index lock) behind
     valid = state.baseline is not None and state.baseline.state_key == key
     bound = state.profile is not None and tree_profiles(repo, [key])[key] == state.profile
-    return SessionReport(state, WorkspaceView(key, valid, state.is_verified(key), bound))
+    uncounted = tuple(decision.describe() for decision in uncounted_in(repo, session))
+    return SessionReport(state, WorkspaceView(key, valid, state.is_verified(key), bound),
+                         uncounted)

@@ -20,6 +20,7 @@ from gitcorrex.model.session_events import (
     Transition,
     TransitionAdmittedFields,
 )
+from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.session_state import SessionState, SessionStatus
 from gitcorrex.session.state import state_at
 
@@ -42,7 +43,10 @@ def run_transition(repo: Repository, session: str, *, transition: Transition,
                 hint=f"read `git correx session status {session}` and resubmit "
                      f"(--expect-revision {state.revision})")
         refuse_unless_sound(state)
-        chosen = admit(state, view)
+        try:
+            chosen = admit(state, view)
+        except TransitionRefusedError as refused:
+            raise naming_uncounted(refused, view, session) from None
         if not chosen:  # the admission decided to record nothing
             return []
         admitted = TransitionAdmittedFields(
@@ -67,6 +71,17 @@ def refuse_unless_sound(state: SessionState) -> None:
             f"session {state.session} is invalid: event {problem.event[:12]} "
             f"({problem.kind}, seq {problem.seq}) is malformed: {problem.reason}",
             hint="nothing may advance on a malformed ledger (fail closed); start a new session")
+
+
+def naming_uncounted(refused: TransitionRefusedError, view: ledger.LedgerView,
+                     session: str) -> TransitionRefusedError:
+    """`refused`, naming the session's operator decisions that do not count (unsigned while
+    signed decisions are required): often the reason it is paused or has no baseline."""
+    uncounted = view.uncounted_on(session_object_oid(session))
+    if not uncounted:
+        return refused
+    named = "; ".join(decision.describe() for decision in uncounted.values())
+    return TransitionRefusedError(f"{refused.message} ({named})", hint=refused.hint)
 
 
 def refuse(message: str, hint: str) -> TransitionRefusedError:

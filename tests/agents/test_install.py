@@ -17,7 +17,8 @@ FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
 EVENTS = {"claude-code": {"PreToolUse", "PostToolUse", "Stop"},
           "codex": {"PreToolUse", "PostToolUse", "Stop"},
           "gemini": {"BeforeTool", "AfterTool", "AfterAgent"},
-          "cursor": {"beforeReadFile", "afterFileEdit", "afterShellExecution", "stop"}}
+          "cursor": {"beforeShellExecution", "beforeReadFile", "afterFileEdit",
+                     "afterShellExecution", "stop"}}
 
 
 def commands(document: dict[str, object], event: str) -> list[str]:

@@ -1,4 +1,6 @@
-"""Who vouches for a recorded status: the verified signer of the ledger commit that added it.
+"""Who vouches for a recorded fact: the verified signer of the ledger commit that added it
+(a pass for `check --require-signed`, an operator decision for signed decisions:
+ledger/decisions.py).
 
 The signer comes from git's verification of that commit (the ssh principal from
 `gpg.ssh.allowedSignersFile`, or the OpenPGP key's user id), never from the committer
@@ -18,6 +20,17 @@ from gitcorrex.git import (
     verify_commit_signatures,
 )
 
+_WHY = {  # what a state means, after "the ledger commit that added it"
+    "unsigned": "is unsigned",
+    "unverifiable": "is signed, but git cannot check the signature (no allowed signers "
+                    "file or key for it)",
+    "untrusted": "is signed by a key git does not trust (not in gpg.ssh.allowedSignersFile "
+                 "or not a trusted OpenPGP key)",
+    "bad": "carries a bad signature",
+    "expired": "is signed with an expired signature",
+    "expired-key": "is signed with an expired key",
+    "revoked": "is signed with a revoked key",
+}
 _STATES = {"G": "verified", "U": "untrusted", "B": "bad", "X": "expired", "Y": "expired-key",
            "R": "revoked", "E": "unverifiable", "N": "unsigned"}
 
@@ -36,6 +49,10 @@ class Signer:
         if self.signer is not None:
             return f"{self.state} signer {self.signer} key {self.key}"
         return self.state
+
+    def why(self) -> str:
+        """What is wrong with the commit, after "ledger commit X, which …"."""
+        return _WHY.get(self.state, "cannot be verified")
 
     def as_dict(self) -> dict[str, str | None]:
         return {"ledger_commit": self.commit, "state": self.state, "signer": self.signer,
