@@ -1,0 +1,37 @@
+"""Which paths hold tests, per language: the conventions the runners themselves use.
+
+Python: `test_*.py`, `*_test.py`, anything under a `test`/`tests`/`testing` directory.
+JavaScript/TypeScript: `*.test.*`, `*.spec.*`, anything under `__tests__`, `test`,
+`tests`, `spec`, `e2e`. Go: `*_test.go`. Rust: every `.rs` file (unit tests live beside
+the code; only `#[test]` functions count). Java/Kotlin: `*Test`, `*Tests`, `*IT`,
+`*TestCase`, `*Spec`, anything under a `test` directory (`src/test/…`).
+"""
+
+from __future__ import annotations
+
+from gitcorrex.symbols.languages import language_of
+
+TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec", "specs", "e2e"}
+JVM_SUFFIXES = ("Test", "Tests", "IT", "TestCase", "Spec")
+
+
+def tests_language(path: str) -> str | None:
+    """The language of the tests `path` holds, or None when it is not a test file."""
+    language = language_of(path)
+    if language is None:
+        return None
+    directories = path.split("/")[:-1]
+    name = path.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    in_test_dir = any(part in TEST_DIRS for part in directories)
+    if language == "python":
+        held = stem.startswith("test_") or stem.endswith("_test") or in_test_dir
+    elif language in ("javascript", "typescript", "tsx"):
+        held = ".test." in name or ".spec." in name or in_test_dir
+    elif language == "go":
+        held = name.endswith("_test.go")
+    elif language == "rust":
+        held = True
+    else:
+        held = stem.endswith(JVM_SUFFIXES) or in_test_dir
+    return language if held else None
