@@ -5,8 +5,9 @@ classes deriving from a `TestCase` (nested classes too); a class and the module 
 (`pytestmark` and class decorators mark them). Assertions: the `assert` statement, any
 call whose name starts with `assert` (`self.assertEqual`, `mock.assert_called_once_with`,
 `np.testing.assert_allclose`), `raise AssertionError`, `pytest.raises`/`warns`/
-`deprecated_call`, `pytest.fail`, `self.fail` (`pytest.warns(None)` asserts nothing). Markers: `skip`/`skipif`/`skipIf`/`skipUnless` (skip), `xfail`/
-`expectedFailure` (xfail) as decorators, `pytest.skip()`/`self.skipTest()`/
+`deprecated_call`, `pytest.fail`, `self.fail` (`pytest.warns(None)` asserts nothing).
+Markers: `skip`/`skipif`/`skipIf`/`skipUnless` (skip), `xfail`/`expectedFailure` (xfail)
+as decorators, `pytest.skip()`/`self.skipTest()`/
 `pytest.importorskip()`/`raise SkipTest` in a body. A parametrized test runs its
 assertions once per literal case, and a `for` loop over a literal sequence once per item.
 """
