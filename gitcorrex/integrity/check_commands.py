@@ -125,10 +125,12 @@ def _expectations(profile: Mapping[str, Any]) -> dict[str, list[str]]:
 
 def _settings(old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[tuple[str, str, str]]:
     """(key, was, now) for each setting that chooses what runs and changed."""
-    keys = [("defaults", "expectation"), ("defaults", "verify_before_stop")]
-    stages = old.get("stages") if isinstance(old.get("stages"), dict) else {}
-    keys += [("stages", name, field) for name in sorted(stages)
-             for field in ("build_expectation", "verify_before_stop")]
+    keys: list[tuple[str, ...]] = [("defaults", "expectation"),
+                                   ("defaults", "verify_before_stop")]
+    stages = old.get("stages")
+    keys += [("stages", str(name), field) for name in sorted(stages or {})
+             if isinstance(stages, dict) for field in ("build_expectation",
+                                                       "verify_before_stop")]
     for key in keys:
         was, now = _dig(old, key), _dig(new, key)
         if was is not None and was != now and now is not True:

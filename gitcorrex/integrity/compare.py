@@ -41,12 +41,12 @@ def compare_cases(old: Mapping[str, FileCases], new: Mapping[str, FileCases]
                 if here is not None:
                     found.extend(_markers_added(path, case, here))
                 continue
-            moved = here or index.moved(path, case)
-            if moved is None:
+            now: Located | None = (path, here) if here is not None else \
+                index.moved(path, case)
+            if now is None:
                 found.append(index.gone(path, case))
                 continue
-            found.extend(_weakened(moved[0] if here is None else path, case, moved[1]
-                                   if here is None else here))
+            found.extend(_weakened(now[0], case, now[1]))
     found.extend(_new_only(old, new))
     return found
 

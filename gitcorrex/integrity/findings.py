@@ -31,6 +31,10 @@ class Weakening:
         """What an acceptance names: the same finding on the same tree."""
         return (self.path, self.test, self.rule.value)
 
+    def as_dict(self) -> dict[str, object]:
+        return {"path": self.path, "test": self.test, "rule": self.rule.value,
+                "detail": self.detail, "line": self.line}
+
     def describe(self) -> str:
         """`tests/test_a.py:12 test_b: assertions removed (2 → 0: …)`."""
         where = f"{self.path}:{self.line}" if self.line else self.path

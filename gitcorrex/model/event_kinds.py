@@ -13,6 +13,7 @@ from gitcorrex.model import (
     plan_events,
     preconditions,
     session_events,
+    test_integrity,
     verification,
 )
 from gitcorrex.model.events import RecordedEvent
@@ -44,6 +45,8 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
     gates.BriefGroundingChecked,
     gates.BriefEchoMismatch,
     gates.StaticAnalysisCompleted,
+    test_integrity.WeakeningFound,
+    test_integrity.WeakeningsAccepted,
 )
 
 PAYLOAD_BY_KIND: dict[str, type[EventPayload]] = {p.KIND: p for p in PAYLOAD_TYPES}

@@ -1,7 +1,9 @@
 """The one settlement path of a step with a build claim, in order, each part recorded:
 
 1. write evidence: what changed since the step started is inside its `writes`
-   (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects);
+   (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects), and
+   the tests of the step's baseline are not weakened, or a person accepted it
+   (session/test_integrity.py; each finding recorded as a `test_integrity_weakened`);
 2. the stage's gates on this state key (gates/run_gates.py, each gate records its fact; a
    clean static analysis already recorded for this key and profile is reused);
 3. the stage's `build_expectation` plus the step's own plan `checks`, de-duplicated
@@ -45,6 +47,7 @@ from gitcorrex.profiles.selection import Selection
 from gitcorrex.session.settlement_events import Failure, Settled, settle_drafts
 from gitcorrex.session.state import state_at
 from gitcorrex.session.step_commands import step_selection
+from gitcorrex.session.test_integrity import weakened_tests
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.request import VerifyRequest
@@ -91,7 +94,8 @@ def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
     selection = profile_selection(loaded.blob_oid, step_selection(profile, step, stage)
                                   .model_dump(mode="json"), profile.defaults.output_cap)
     key = s.probe.measure().state_key
-    evidence = check_writes(s.repo, step, baseline=_step_baseline(s), state_key=key)
+    baseline = _step_baseline(s)
+    evidence = check_writes(s.repo, step, baseline=baseline, state_key=key)
     if not evidence.passed:
         event = s.record([evidence_draft(evidence, session=s.active.session, step=step)])[0]
         failure = Failure(event=event.id, part="write_evidence", result="fail", reason=None,
@@ -100,6 +104,10 @@ def settle_step(s: Settlement, loaded: LoadedProfile, stage: Selection,
         summary = (f"fail: step {step.id} changed {len(evidence.outside)} path(s) outside "
                    f"its writes (PATH_OUTSIDE_MANIFEST): {', '.join(evidence.outside[:5])}")
         return _failed(s, key, stage.expectation, event, failure, summary)
+    weakened = weakened_tests(s.repo, baseline=baseline, state=key, clock=s.clock,
+                              provenance=s.provenance)
+    if weakened is not None:
+        return _failed(s, key, stage.expectation, None, *weakened)
     gates = _gates(s, profile)
     if gates is not None and gates.state_key != key:
         return _moved(stage.expectation, key, gates.state_key)

@@ -1,0 +1,61 @@
+"""`git correx accept-tests`: a person accepts the test weakenings of the current state."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from gitcorrex.cli.options import emit_json, json_option, start_dir
+from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable
+
+
+@click.command("accept-tests")
+@click.option("--reason", required=True, metavar="TEXT",
+              help="Why the weakenings are right (recorded with your git identity).")
+@click.option("--base", metavar="REV",
+              help="Compare with REV's tree (e.g. the branch a pull request targets) instead "
+                   "of the session's settled key, else HEAD.")
+@click.option("--session", help="Session whose settled key is the baseline "
+                                "(default: CORREX_SESSION, git config correx.session).")
+@click.option("--dry-run", is_flag=True, help="List the findings; record nothing.")
+@json_option
+def accept_tests(reason: str, base: str | None, session: str | None, dry_run: bool,
+                 as_json: bool) -> Conclusion:
+    """Accept every test weakening of the workspace's current state: an operator decision.
+
+    Scans the state against its baseline (removed or emptied tests, fewer assertions,
+    trivially true assertions, skip/only markers, neutralised checks), records the findings
+    and one `test_integrity_accepted` naming them, your identity and REASON. The Stop hook,
+    the step settlement and `check --require-test-integrity` then let that exact state
+    through. Exit 0 accepted (or nothing to accept), 2 no reason, no identity or bad REV.
+    """
+    from gitcorrex.clock import now_utc
+    from gitcorrex.git import discover
+    from gitcorrex.ledger.provenance import current_provenance
+    from gitcorrex.session.test_integrity import accept_tests as accept
+
+    repo = discover(start_dir())
+    outcome = accept(repo, reason=reason, base=base, dry_run=dry_run, now=now_utc(),
+                     session=session or os.environ.get("CORREX_SESSION") or None,
+                     provenance=current_provenance(repo))
+    scan, found = outcome.integrity.scan, outcome.integrity.open
+    if as_json:
+        emit_json({"state": scan.state, "baseline": scan.baseline, "dry_run": dry_run,
+                   "findings": [f.as_dict() for f in found],
+                   "event": outcome.event.model_dump(mode="json") if outcome.event else None})
+        return Conclusion.OK
+    for finding in found:
+        click.echo(printable(finding.describe()))
+    if not found:
+        click.echo(f"nothing to accept: no open test weakening in state {scan.state[:12]} "
+                   f"against {scan.baseline[:12]}")
+    elif outcome.event is None:
+        click.echo(f"dry run: {len(found)} finding(s) of state {scan.state[:12]}; nothing "
+                   "recorded")
+    else:
+        click.echo(printable(f"accepted {len(found)} finding(s) of state {scan.state[:12]} "
+                             f"as {outcome.event.actor.name}: {reason.strip()}"))
+    return Conclusion.OK
+
