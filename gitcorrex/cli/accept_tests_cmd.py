@@ -40,16 +40,18 @@ def accept_tests(reason: str, base: str | None, session: str | None, dry_run: bo
     outcome = accept(repo, reason=reason, base=base, dry_run=dry_run, now=now_utc(),
                      session=session or os.environ.get("CORREX_SESSION") or None,
                      provenance=current_provenance(repo))
-    scan, found = outcome.integrity.scan, outcome.integrity.open
+    scan = outcome.integrity.scan
+    found = list(scan.findings)
     if as_json:
         emit_json({"state": scan.state, "baseline": scan.baseline, "dry_run": dry_run,
                    "findings": [f.as_dict() for f in found],
+                   "open": [f.as_dict() for f in outcome.integrity.open],
                    "event": outcome.event.model_dump(mode="json") if outcome.event else None})
         return Conclusion.OK
     for finding in found:
         click.echo(printable(finding.describe()))
     if not found:
-        click.echo(f"nothing to accept: no open test weakening in state {scan.state[:12]} "
+        click.echo(f"nothing to accept: no test weakening in state {scan.state[:12]} "
                    f"against {scan.baseline[:12]}")
     elif outcome.event is None:
         click.echo(f"dry run: {len(found)} finding(s) of state {scan.state[:12]}; nothing "

@@ -89,9 +89,10 @@ class _Index:
         if found is not None:
             where, name = found
             place = "" if where == path else f" in {where}"
+            what = f"`{name}` is still defined{place}" if name == _leaf(case.name) else \
+                f"its body is now `{name}`{place}"
             return Weakening(path, case.name, Rule.TEST_RENAMED_AWAY,
-                             f"its body is now `{name}`{place}, which no runner collects",
-                             case.line)
+                             f"{what}, but no runner collects it", case.line)
         detail = _count(len(case.assertions), "assertion") + " no longer run"
         return Weakening(path, case.name, Rule.TEST_REMOVED,
                          f"no test of that name or body remains; {detail}", case.line)

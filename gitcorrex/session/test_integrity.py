@@ -68,8 +68,10 @@ class Acceptance:
 
 def accept_tests(repo: Repository, *, reason: str, base: str | None, session: str | None,
                  dry_run: bool, now: datetime, provenance: Provenance) -> Acceptance:
-    """Record that the current git identity accepts every open finding of the workspace's
-    state against `base` (a revision; default: the session's settled key, else HEAD)."""
+    """Record that the current git identity accepts every finding of the workspace's state
+    against `base` (a revision; default: the session's settled key, else HEAD). Findings an
+    earlier acceptance covers are accepted again: a signed acceptance may follow an
+    unsigned one."""
     if not reason.strip():
         raise UsageError("an acceptance says why", hint="pass --reason TEXT")
     if provenance.name is None and provenance.email is None:
@@ -82,8 +84,9 @@ def accept_tests(repo: Repository, *, reason: str, base: str | None, session: st
                          hint="pass --base REV")
     integrity = judge_integrity(repo, baseline=baseline, state=state,
                                 record=None if dry_run else (lambda: provenance), now=now)
-    if dry_run or integrity.ok:
+    if dry_run or not integrity.scan.findings:
         return Acceptance(integrity, None)
-    event = record_acceptance(repo, baseline=baseline, state=state, findings=integrity.open,
-                              reason=reason.strip(), now=now, provenance=provenance)
+    event = record_acceptance(repo, baseline=baseline, state=state,
+                              findings=integrity.scan.findings, reason=reason.strip(),
+                              now=now, provenance=provenance)
     return Acceptance(integrity, event)
