@@ -7,7 +7,8 @@ them; `describe`/`context`/`suite` calls are groups that qualify the names insid
 literal table, a `for…of`/`.forEach` over a literal array once per item.
 Assertions: an `expect(…)` chain (counted once; `expect(x)` with no matcher asserts
 nothing), `assert(…)`/`assert.*(…)`, `….should…`, and AVA's/tap's `t.is(…)`-style calls
-(`t.pass()` asserts nothing). `this.skip()` / `ctx.skip()` in a body skip.
+(`t.pass()` asserts nothing; nor does one under `if (false)`). `this.skip()` /
+`ctx.skip()` in a body skip.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ class JsDialect:
             stack.extend(node.named_children)
 
     def judge(self, node: Node) -> Judged | None:
+        if node.type == "if_statement" and _never(node.child_by_field_name("condition")):
+            return Judged(claim=text(node), mode=Mode.ALWAYS, descend=False)
         if node.type == "for_in_statement":
             times = _length(node.child_by_field_name("right"))
             return Judged(repeat=times) if times > 1 else None
@@ -194,6 +197,21 @@ def _assert_call(node: Node, path: tuple[str, ...]) -> Judged:
     name = path[-1] if len(path) > 1 else "assert"
     return Judged(claim=text(node), mode=_mode(name), operands=tuple(_arguments(node)),
                   descend=False)
+
+
+def _never(condition: Node | None) -> bool:
+    """`if (false)`, `if (0)`, `if (x !== x)` (one pure expression): a body that never
+    runs, so an expectation moved under it asserts nothing."""
+    while condition is not None and condition.type == "parenthesized_expression" and \
+            condition.named_children:
+        condition = condition.named_children[0]
+    if condition is None:
+        return False
+    if condition.type == "binary_expression" and len(condition.named_children) == 2:
+        left, right = (operand(c) for c in condition.named_children)
+        verb = text(condition.child_by_field_name("operator"))
+        return verb in ("!==", "!=", "<", ">") and left.pure and left.text == right.text
+    return operand(condition).truth is False
 
 
 def _mode(name: str) -> Mode | None:

@@ -5,11 +5,13 @@ classes deriving from a `TestCase` (nested classes too); a class and the module 
 (`pytestmark` and class decorators mark them). Assertions: the `assert` statement, any
 call whose name starts with `assert` (`self.assertEqual`, `mock.assert_called_once_with`,
 `np.testing.assert_allclose`), `raise AssertionError`, `pytest.raises`/`warns`/
-`deprecated_call`, `pytest.fail`, `self.fail` (`pytest.warns(None)` asserts nothing).
+`deprecated_call`, `pytest.fail`, `self.fail` (`pytest.warns(None)` asserts nothing; a
+`match=` counts as a second assertion, on the message).
 Markers: `skip`/`skipif`/`skipIf`/`skipUnless` (skip), `xfail`/`expectedFailure` (xfail)
 as decorators, `pytest.skip()`/`self.skipTest()`/
 `pytest.importorskip()`/`raise SkipTest` in a body. A parametrized test runs its
-assertions once per literal case, and a `for` loop over a literal sequence once per item.
+assertions once per literal case, and a `for` loop over a literal sequence once per item;
+under `if False:` (or `if x != x:`) they never run.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ class PythonDialect:
                 stack.extend(node.named_children)
 
     def judge(self, node: Node) -> Judged | None:
+        if node.type == "if_statement" and _never(node.child_by_field_name("condition")):
+            return Judged(claim=text(node), mode=Mode.ALWAYS, descend=False)
         if node.type == "assert_statement":
             return _assert_statement(node)
         if node.type == "call":
@@ -185,10 +189,19 @@ def _call(node: Node) -> Judged | None:
     if last.lstrip("_").startswith("assert") or tail in RAISES:
         own = len(path) == 1 or (len(path) == 2 and path[0] in ("self", "cls"))
         return Judged(claim=text(node), mode=_mode(last), operands=tuple(_arguments(node)),
-                      call=last if own else None, fallback=own, descend=tail in RAISES)
+                      call=last if own else None, fallback=own, descend=tail in RAISES,
+                      weight=2 if tail in RAISES and _keyword(node, "match") else 1)
     if len(path) == 1 or (len(path) == 2 and path[0] in ("self", "cls")):
         return Judged(call=last)
     return None
+
+
+def _keyword(call: Node, name: str) -> bool:
+    """Whether the call passes keyword argument `name` (`match=` checks the message too)."""
+    arguments = call.child_by_field_name("arguments")
+    return arguments is not None and any(
+        a.type == "keyword_argument" and text(a.child_by_field_name("name")) == name
+        for a in arguments.named_children)
 
 
 def _mode(name: str) -> Mode | None:
@@ -227,6 +240,20 @@ def _assert_statement(node: Node) -> Judged:
         return Judged(claim=claim, mode=Mode.TRUTHY,
                       operands=(Operand("True", True) if truthy else sides[0],), descend=False)
     return Judged(claim=claim, mode=Mode.TRUTHY, operands=(operand(test),), descend=False)
+
+
+def _never(condition: Node | None) -> bool:
+    """`if False:`, `if 0:`, `if x != x:` (one pure expression): a body that never runs,
+    so an assertion moved under it asserts nothing."""
+    if condition is None:
+        return False
+    condition = _unwrap(condition)
+    if condition.type == "comparison_operator" and len(condition.named_children) == 2:
+        operators = [text(c) for c in condition.children if not c.is_named]
+        left, right = (operand(c) for c in condition.named_children)
+        return operators[:1] in (["!="], ["is not"], ["<"], [">"]) and left.pure and \
+            left.text == right.text
+    return operand(condition).truth is False
 
 
 def _unwrap(node: Node) -> Node:

@@ -51,6 +51,7 @@ class Judged:
     call: str | None = None  # a name this node calls (followed when the file defines it)
     fallback: bool = False  # the claim counts only when the call is not followed
     repeat: int = 1  # a loop over a literal sequence runs its body this many times
+    weight: int = 1  # assertions the claim makes (`pytest.raises(E, match=…)`: two)
     descend: bool = True
 
     @property
@@ -149,7 +150,8 @@ def _count(judged: Judged, dialect: Dialect, helpers: dict[str, Node], tally: _T
     followed = bool(name) and name in helpers and name not in path and \
         len(path) < MAX_HELPER_DEPTH
     if judged.claim is not None and not (judged.fallback and followed):
-        (tally.trivial if judged.trivial else tally.assertions).append(judged.claim)
+        (tally.trivial if judged.trivial else tally.assertions).extend(
+            [judged.claim] * judged.weight)
     if judged.marker is not None:
         tally.markers.add(judged.marker)
     if followed and name:

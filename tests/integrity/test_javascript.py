@@ -105,3 +105,10 @@ def test_plain_javascript_and_mocha_this_skip() -> None:
     new = base.replace("assert.equal", "this.skip();\n    assert.equal")
     assert rules(weakenings({"test/a.spec.js": base}, {"test/a.spec.js": new})) == [
         ("a > b", "skip_added")]
+
+
+def test_an_expectation_under_if_false_asserts_nothing() -> None:
+    new = changed("    expect(cart.total()).toEqual(3.5);\n",
+                  "    if (false) { expect(cart.total()).toEqual(3.5); }\n")
+    assert rules(weakenings({PATH: BASE}, {PATH: new})) == [
+        ("Cart > adds items", "assertion_trivial"), ("Cart > adds items", "assertions_removed")]

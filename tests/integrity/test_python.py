@@ -185,3 +185,21 @@ def test_raise_assertion_error_counts_and_pytest_warns_none_does_not() -> None:
         ("test_a", "assertions_removed")]
     base = "def test_b():\n    with pytest.warns(None):\n        f()\n    assert f()\n"
     assert weakenings({PATH: base}, {PATH: base.replace("pytest.warns(None)", "g()")}) == []
+
+
+def test_a_message_check_folded_into_match_keeps_the_count() -> None:
+    base = "def test_a():\n    with pytest.raises(ValueError) as caught:\n        f()\n" \
+           "    assert 'absolute' in str(caught.value)\n"
+    new = "def test_a():\n    with pytest.raises(ValueError, match='absolute'):\n        f()\n"
+    assert weakenings({PATH: base}, {PATH: new}) == []
+    assert rules(weakenings({PATH: base}, {PATH: new.replace(", match='absolute'", "")})) == [
+        ("test_a", "assertions_removed")]
+
+
+
+def test_an_assertion_moved_under_a_condition_that_never_holds_is_trivial() -> None:
+    for guard in ("if False:", "if 0:", "if x != x:"):
+        new = changed("    assert add(-1, 1) == 0\n", f"    x = 1\n    {guard}\n"
+                      "        assert add(-1, 1) == 0\n")
+        assert rules(weakenings({PATH: BASE}, {PATH: new})) == [
+            ("test_add", "assertion_trivial"), ("test_add", "assertions_removed")], guard
