@@ -2,8 +2,9 @@
 
 Per test (file + qualified name):
 - gone from its file and from every file the change touched, under its name, its bare
-  name (moved out of a class) or its body (renamed): **removed**; found with the same body
-  under a name no runner collects: **renamed away**;
+  name (moved out of a class), its body (renamed) or a like name among the tests the
+  change added to its file (renamed and rewritten: successors.py): **removed**; found with
+  the same body under a name no runner collects: **renamed away**;
 - a marker (skip, xfail, only, ignore, todo) its baseline did not carry: **skip added**
   (groups too: `describe.skip`, a class decorator, `pytestmark`); `only` also on a new test,
   since it turns the others off;
@@ -20,6 +21,7 @@ from collections.abc import Iterator, Mapping
 
 from gitcorrex.integrity.cases import Case, FileCases
 from gitcorrex.integrity.findings import Weakening
+from gitcorrex.integrity.successors import successors
 from gitcorrex.model.test_integrity import WeakeningRule as Rule
 
 LISTED = 3
@@ -33,6 +35,8 @@ def compare_cases(old: Mapping[str, FileCases], new: Mapping[str, FileCases]
     (a path absent from `new` was deleted), in path order."""
     index = _Index(new)
     found: list[Weakening] = []
+    gone: dict[str, list[Case]] = {}
+    taken: set[tuple[str, str]] = set()
     for path in sorted(old):
         before, after = old[path], new.get(path)
         for case in before.cases.values():
@@ -44,9 +48,15 @@ def compare_cases(old: Mapping[str, FileCases], new: Mapping[str, FileCases]
             now: Located | None = (path, here) if here is not None else \
                 index.moved(path, case)
             if now is None:
-                found.append(index.gone(path, case))
+                away = index.renamed_away(path, case)
+                found.extend([away] if away else [])
+                gone.setdefault(path, []).extend([] if away else [case])
                 continue
+            taken.add((now[0], now[1].name))
             found.extend(_weakened(now[0], case, now[1]))
+    for path, case, successor in successors(gone, old, new, taken):
+        found.extend(_weakened(path, case, successor) if successor is not None
+                     else [_removed(path, case)])
     found.extend(_new_only(old, new))
     return found
 
@@ -83,19 +93,24 @@ class _Index:
         shaped = self.by_shape.get(case.shape, []) if _telling(case) else []
         return shaped[0] if shaped else None
 
-    def gone(self, path: str, case: Case) -> Weakening:
-        """Removed, or renamed to a name no runner collects (its body found unchanged)."""
+    def renamed_away(self, path: str, case: Case) -> Weakening | None:
+        """Renamed to a name no runner collects (its body found unchanged), or None."""
         found = self.functions.get(case.shape) if _telling(case) else None
-        if found is not None:
-            where, name = found
-            place = "" if where == path else f" in {where}"
-            what = f"`{name}` is still defined{place}" if name == _leaf(case.name) else \
-                f"its body is now `{name}`{place}"
-            return Weakening(path, case.name, Rule.TEST_RENAMED_AWAY,
-                             f"{what}, but no runner collects it", case.line)
-        detail = _count(len(case.assertions), "assertion") + " no longer run"
-        return Weakening(path, case.name, Rule.TEST_REMOVED,
-                         f"no test of that name or body remains; {detail}", case.line)
+        if found is None:
+            return None
+        where, name = found
+        place = "" if where == path else f" in {where}"
+        what = f"`{name}` is still defined{place}" if name == _leaf(case.name) else \
+            f"its body is now `{name}`{place}"
+        return Weakening(path, case.name, Rule.TEST_RENAMED_AWAY,
+                         f"{what}, but no runner collects it", case.line)
+
+
+def _removed(path: str, case: Case) -> Weakening:
+    detail = _count(len(case.assertions), "assertion") + " no longer run"
+    return Weakening(path, case.name, Rule.TEST_REMOVED,
+                     f"no test of that name, body or a like name remains; {detail}",
+                     case.line)
 
 
 def _telling(case: Case) -> bool:

@@ -203,3 +203,35 @@ def test_an_assertion_moved_under_a_condition_that_never_holds_is_trivial() -> N
                       "        assert add(-1, 1) == 0\n")
         assert rules(weakenings({PATH: BASE}, {PATH: new})) == [
             ("test_add", "assertion_trivial"), ("test_add", "assertions_removed")], guard
+
+
+def test_a_test_renamed_and_rewritten_is_followed_by_its_like_name() -> None:
+    old = '''def test_session(client):
+    assert client.get("/").status == 200
+'''
+    stronger = '''def test_session_accessed(client):
+    rv = client.get("/")
+    assert rv.status == 200
+    assert "cookie" in rv.vary
+'''
+    assert weakenings({PATH: old}, {PATH: stronger}) == []
+    weaker = '''def test_session_accessed(client):
+    client.get("/")
+'''
+    assert rules(weakenings({PATH: old}, {PATH: weaker})) == [
+        ("test_session_accessed", "assertions_removed")]
+    unrelated = '''def test_tojson_filter(client):
+    assert client.get("/j").status == 200
+'''
+    assert rules(weakenings({PATH: old}, {PATH: unrelated})) == [("test_session", "test_removed")]
+
+
+def test_a_test_split_in_two_keeps_its_assertions_across_both() -> None:
+    old = "def test_options(client):\n    assert client.options().status == 405\n" \
+          "    assert client.get().status == 200\n"
+    split = "def test_options_disabled(client):\n    assert client.options().status == 405\n" \
+            "\n\ndef test_options_get(client):\n    assert client.get().status == 200\n"
+    assert weakenings({PATH: old}, {PATH: split}) == []
+    halved = split.replace("    assert client.get().status == 200\n", "    client.get()\n")
+    assert rules(weakenings({PATH: old}, {PATH: halved})) == [
+        ("test_options_disabled + test_options_get", "assertions_removed")]
