@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import click
 
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable
+
+if TYPE_CHECKING:
+    from gitcorrex.session.test_integrity import Acceptance
 
 
 @click.command("accept-tests")
@@ -40,24 +44,32 @@ def accept_tests(reason: str, base: str | None, session: str | None, dry_run: bo
     outcome = accept(repo, reason=reason, base=base, dry_run=dry_run, now=now_utc(),
                      session=session or os.environ.get("CORREX_SESSION") or None,
                      provenance=current_provenance(repo))
-    scan = outcome.integrity.scan
-    found = list(scan.findings)
     if as_json:
-        emit_json({"state": scan.state, "baseline": scan.baseline, "dry_run": dry_run,
-                   "findings": [f.as_dict() for f in found],
-                   "open": [f.as_dict() for f in outcome.integrity.open],
-                   "event": outcome.event.model_dump(mode="json") if outcome.event else None})
-        return Conclusion.OK
-    for finding in found:
-        click.echo(printable(finding.describe()))
-    if not found:
-        click.echo(f"nothing to accept: no test weakening in state {scan.state[:12]} "
-                   f"against {scan.baseline[:12]}")
-    elif outcome.event is None:
-        click.echo(f"dry run: {len(found)} finding(s) of state {scan.state[:12]}; nothing "
-                   "recorded")
+        emit_json(_document(outcome, dry_run))
     else:
-        click.echo(printable(f"accepted {len(found)} finding(s) of state {scan.state[:12]} "
-                             f"as {outcome.event.actor.name}: {reason.strip()}"))
+        click.echo(_text(outcome, reason), nl=False)
     return Conclusion.OK
 
+
+def _document(outcome: Acceptance, dry_run: bool) -> dict[str, object]:
+    scan = outcome.integrity.scan
+    return {"state": scan.state, "baseline": scan.baseline, "dry_run": dry_run,
+            "findings": [f.as_dict() for f in scan.findings],
+            "open": [f.as_dict() for f in outcome.integrity.open],
+            "event": outcome.event.model_dump(mode="json") if outcome.event else None}
+
+
+def _text(outcome: Acceptance, reason: str) -> str:
+    """Each finding, then what was recorded (escaped: paths and names come from outside)."""
+    scan = outcome.integrity.scan
+    lines = [finding.describe() for finding in scan.findings]
+    if not scan.findings:
+        lines.append(f"nothing to accept: no test weakening in state {scan.state[:12]} "
+                     f"against {scan.baseline[:12]}")
+    elif outcome.event is None:
+        lines.append(f"dry run: {len(scan.findings)} finding(s) of state {scan.state[:12]}; "
+                     "nothing recorded")
+    else:
+        lines.append(f"accepted {len(scan.findings)} finding(s) of state {scan.state[:12]} "
+                     f"as {outcome.event.actor.name}: {reason.strip()}")
+    return "".join(printable(line) + "\n" for line in lines)
