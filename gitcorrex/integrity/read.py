@@ -14,6 +14,7 @@ from typing import Any
 
 from gitcorrex.integrity.cases import FileCases
 from gitcorrex.integrity.nodes import Node
+from gitcorrex.integrity.suite_paths import is_collected
 from gitcorrex.integrity.tally import Dialect, file_cases
 from gitcorrex.symbols.extract import BINARY_PROBE, MAX_BLOB_BYTES
 from gitcorrex.symbols.languages import grammar
@@ -64,7 +65,8 @@ def read_side(files: Mapping[str, tuple[str, bytes]]) -> dict[str, FileCases]:
             for name, body in dialect(language).functions(root):
                 table.setdefault(name, body)
     return {path: FileCases(path, complete=False) if root is None else
-            file_cases(path, root, dialect(language), shared[FAMILY.get(language, language)])
+            file_cases(path, root, dialect(language), shared[FAMILY.get(language, language)],
+                       collected=is_collected(path))
             for path, (language, root) in roots.items()}
 
 

@@ -2,12 +2,14 @@
 
 Only what the change touched is read: `git diff-tree` (rename detection off, so a moved
 file is a deletion plus an addition and both sides are parsed) names the changed paths; the
-test files among them are parsed on both sides, the check files compared. Nothing is read
+test files among them are parsed on both sides, the check files (check_commands.py) and
+pytest's configuration (runner_config.py) compared. Nothing is read
 from the work tree: the state is the tree the gate is about (a state key, a commit's tree).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gitcorrex import git
@@ -15,6 +17,7 @@ from gitcorrex.integrity.check_commands import check_weakenings, is_check_file
 from gitcorrex.integrity.compare import compare_cases
 from gitcorrex.integrity.findings import Weakening
 from gitcorrex.integrity.read import read_side
+from gitcorrex.integrity.runner_config import is_runner_config, runner_weakenings
 from gitcorrex.integrity.suite_paths import tests_language
 
 BLOB_MODES = ("100644", "100755")
@@ -38,7 +41,8 @@ def scan_trees(repo: git.Repository, *, baseline: str, state: str) -> Scan:
     changes = git.tree_changes(repo, baseline, state)
     tests = [(c, language) for c in changes
              if (language := tests_language(c.path)) is not None]
-    checks = [c for c in changes if is_check_file(c.path)]
+    checks = [c for c in changes if is_check_file(c.path) or is_runner_config(c.path)]
+    held = _holding(repo, state)
     blobs = git.read_blobs(repo, {oid for change in [*[c for c, _ in tests], *checks]
                                   for oid in _sides(change) if oid is not None})
     old = read_side({c.path: (language, blobs[before]) for c, language in tests
@@ -48,9 +52,19 @@ def scan_trees(repo: git.Repository, *, baseline: str, state: str) -> Scan:
     found = compare_cases(old, new)
     for change in checks:
         before, after = _sides(change)
-        found.extend(check_weakenings(change.path, blobs.get(before or ""),
-                                      blobs.get(after or "")))
+        old_blob, new_blob = blobs.get(before or ""), blobs.get(after or "")
+        found.extend(runner_weakenings(change.path, old_blob, new_blob, held)
+                     if is_runner_config(change.path)
+                     else check_weakenings(change.path, old_blob, new_blob))
     return Scan(baseline, state, tuple(found), len(tests))
+
+
+def _holding(repo: git.Repository, tree: str) -> Callable[[list[str]], set[str]]:
+    """Which of some paths `tree` holds (any entry: a directory, a file)."""
+    def held(paths: list[str]) -> set[str]:
+        modes = git.path_modes(repo, tree, [p.strip("/") for p in paths])
+        return {path for path in paths if modes.get(path.strip("/")) is not None}
+    return held
 
 
 def _sides(change: git.PathChange) -> tuple[str | None, str | None]:

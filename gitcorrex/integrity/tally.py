@@ -77,14 +77,16 @@ class _Tally:
 
 
 def file_cases(path: str, root: Node, dialect: Dialect,
-               shared: Mapping[str, Node] | None = None) -> FileCases:
+               shared: Mapping[str, Node] | None = None, *, collected: bool = True
+               ) -> FileCases:
     """Every case of the file at `path` (parsed into `root`), with its tally. `shared`:
     functions other files of the change define (a helper module the change added), used
-    for a name this file does not define."""
+    for a name this file does not define. A file no runner collects (`collected` False)
+    holds helpers, and no cases."""
     functions = list(dialect.functions(root))
     helpers = {**(shared or {}), **{name: body for name, body in functions}}
     cases: dict[str, Case] = {}
-    for found in dialect.cases(root):
+    for found in dialect.cases(root) if collected else ():
         name = _unique(found.name, cases)
         tally = _Tally(list(found.claims))
         if found.body is not None:

@@ -235,3 +235,11 @@ def test_a_test_split_in_two_keeps_its_assertions_across_both() -> None:
     halved = split.replace("    assert client.get().status == 200\n", "    client.get()\n")
     assert rules(weakenings({PATH: old}, {PATH: halved})) == [
         ("test_options_disabled + test_options_get", "assertions_removed")]
+
+
+def test_a_test_moved_into_a_file_pytest_does_not_collect_is_renamed_away() -> None:
+    moved = "def test_add():\n    assert add(1, 2) == 3\n    assert add(-1, 1) == 0\n"
+    new = changed(moved, "")
+    [found] = weakenings({PATH: BASE}, {PATH: new, "tests/helpers.py": moved})
+    assert (found.test, found.rule.value) == ("test_add", "test_renamed_away")
+    assert "in tests/helpers.py" in found.detail

@@ -96,6 +96,25 @@ def test_workflow_and_package_scripts_told_to_pass(make_repo: Callable[..., Path
         ("scripts.test", "check_neutralised")]
 
 
+def test_pytest_told_to_collect_or_select_less(make_repo: Callable[..., Path]) -> None:
+    pyproject = '[project]\nname = "x"\n[tool.pytest.ini_options]\naddopts = "-q"\n' \
+                'testpaths = ["tests"]\n'
+    root = make_repo(files={"pyproject.toml": pyproject, "tox.ini": "[pytest]\naddopts = -q\n"})
+    base = git(root, "rev-parse", "HEAD^{tree}").strip()
+    weak = commit_tree(root, {
+        "pyproject.toml": pyproject.replace('"-q"', '"-q --deselect tests/test_a.py::test_b"')
+        .replace('["tests"]', '["tests/unit"]'), "tests/test_a.py": "def test_b():\n    pass\n",
+        "tox.ini": "[pytest]\naddopts = -q -k 'not slow'\n"})
+    assert scanned(root, base, weak) == [
+        ("pytest.addopts", "check_command_changed"), ("pytest.testpaths", "check_command_changed"),
+        ("pytest.addopts", "check_command_changed")]
+    quieter = commit_tree(root, {"tox.ini": "[pytest]\naddopts = -q -k 'not slow' -ra\n"})
+    assert scanned(root, weak, quieter) == []
+    moved = commit_tree(root, {"pyproject.toml": pyproject.replace('["tests"]', '["src/tests"]'),
+                               "tests/test_a.py": None, "src/tests/test_a.py": "x = 1\n"})
+    assert ("pytest.testpaths", "check_command_changed") not in scanned(root, base, moved)
+
+
 def test_swallowed_failures_are_read_as_shell() -> None:
     for command in ("pytest || true", "pytest || :", "make test || exit 0",
                     "npm test || echo failed", "pytest; true"):
