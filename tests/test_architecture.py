@@ -4,7 +4,8 @@
     hooks          the checks git's hooks run (agents reuse them)
     orchestration  session/ (settlement, lock, re-plan)
     capabilities   gates, manifest, plan, review, sync, attest, demo, verify
-    services       symbols, runner (capabilities build on them)
+    services       runner, integrity (capabilities build on them)
+    parsing        symbols (the tree-sitter grammars and the symbol index)
     ledger         ledger/ (the one door to the facts) and the pure folds of replay/
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
@@ -34,7 +35,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # has just written (ledger/session_folds.py), so it sits below the ledger.
     ("replay", frozenset({"replay"})),
     ("ledger", frozenset({"ledger"})),
-    ("services", frozenset({"symbols", "runner"})),
+    # symbols holds the tree-sitter grammars test integrity parses with: one layer lower
+    ("parsing", frozenset({"symbols"})),
+    ("services", frozenset({"runner", "integrity"})),
     ("capabilities", frozenset({"gates", "manifest", "plan", "review", "sync", "attest",
                                 "demo", "verify"})),
     ("orchestration", frozenset({"session"})),

@@ -41,5 +41,5 @@ def judge(request: HookRequest, options: HookOptions, *, default_cwd: Path,
     if request.event == Event.STOP:
         from gitcorrex.agents.stop_check import check_stop
 
-        return check_stop(request, options, default_cwd=default_cwd)
+        return check_stop(request, options, default_cwd=default_cwd, clock=clock)
     return ALLOW

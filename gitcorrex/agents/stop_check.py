@@ -9,10 +9,17 @@ key has no pass of the stage's expectation, telling it to run `git correx verify
 fails. It lets the turn end when nothing changed, when the expectation runs nothing, and
 whenever the agent is already continuing because of a Stop hook (`stop_hook_active`): a
 Stop hook must never loop.
+
+Whatever the profile opts into, a changed workspace whose tests are weaker than its
+baseline's (integrity/: a test removed, fewer assertions, a skip added, a check told to
+pass) keeps the agent working, naming each file, test and weakening, until the tests are
+restored or a person accepts the findings on that state (`git correx accept-tests`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,25 +33,28 @@ if TYPE_CHECKING:
 PROFILE_SOURCE = ".correx.toml at HEAD"
 
 
-def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path) -> Verdict:
-    """ALLOW, or a block that tells the agent to verify before it says it is done."""
+def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path,
+               clock: Callable[[], datetime]) -> Verdict:
+    """ALLOW, or a block that tells the agent to restore its weakened tests, or to verify,
+    before it says it is done."""
     if request.stop_hook_active:
         return ALLOW
     repo = discover(call_base(request, default=default_cwd))
-    from gitcorrex.git import config_value
+    from gitcorrex.git import compute_state, config_value, head_tree
     from gitcorrex.hooks import STAGE_CONFIG
 
+    baseline = _baseline(repo, options) or head_tree(repo)
+    state_key = compute_state(repo).state_key
+    if state_key == baseline:
+        return ALLOW
+    weakened = weakened_tests(repo, baseline=baseline, state=state_key, clock=clock)
+    if weakened:
+        return Verdict(True, weakened)
     stage = options.stage or config_value(repo, STAGE_CONFIG) or None
     found = _profile_at_head(repo)
     if found is None or not opted_in(found[1], stage):
         return ALLOW
-    head_tree, profile = found
-    baseline = _baseline(repo, options) or head_tree
-    from gitcorrex.git import compute_state
-
-    state_key = compute_state(repo).state_key
-    if state_key == baseline:
-        return ALLOW
+    profile = found[1]
     from gitcorrex import ledger
     from gitcorrex.profiles.selection import select_expectation
     from gitcorrex.verify.reuse import find_reusable_pass
@@ -59,6 +69,20 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path)
                           profile=tree_profiles(repo, [state_key])[state_key]):
         return ALLOW
     return Verdict(True, _reason(state_key, selection.expectation, stage))
+
+
+def weakened_tests(repo: Repository, *, baseline: str | None, state: str,
+                   clock: Callable[[], datetime]) -> str:
+    """The open test weakenings of `state` against `baseline`, each recorded on the state
+    tree, as the reason to keep working; "" when the tests held (or nothing to compare)."""
+    if baseline is None:
+        return ""
+    from gitcorrex.integrity.gate import judge_integrity
+    from gitcorrex.ledger.provenance import current_provenance
+
+    integrity = judge_integrity(repo, baseline=baseline, state=state,
+                                record=lambda: current_provenance(repo), now=clock())
+    return integrity.describe()
 
 
 def opted_in(profile: Profile, stage: str | None) -> bool:

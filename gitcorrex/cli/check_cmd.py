@@ -10,11 +10,13 @@ import click
 from gitcorrex.cli.options import json_option, start_dir
 from gitcorrex.errors import UsageError
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.model.printable import printable_lines
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gitcorrex.git import Repository
+    from gitcorrex.manifest.range_gate import HeadCheck
     from gitcorrex.manifest.range_report import RangeReport
     from gitcorrex.review.require_pass import RequiredPass
 
@@ -41,9 +43,16 @@ if TYPE_CHECKING:
     help="Count a pass run under REV's profile instead of BASE's (e.g. HEAD: the branch's "
     "own; said in the output). Needs --require-pass.",
 )
+@click.option(
+    "--require-test-integrity", "require_integrity", is_flag=True,
+    help="Also refuse (exit 1) a head whose tests are weaker than the merge base's, unless a "
+    "person accepted it on the head's tree (also `git config correx.requireTestIntegrity "
+    "true`).",
+)
 @json_option
 def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
-          require_signed: bool, profile_from: str | None, as_json: bool) -> Conclusion:
+          require_signed: bool, profile_from: str | None, require_integrity: bool,
+          as_json: bool) -> Conclusion:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
@@ -52,7 +61,8 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     unless --record.
     Exit 0 clean, 1 violations (or, with --require-pass, no recorded pass on the head's
     tree run under BASE's profile; with --require-signed, none added by a ledger commit
-    signed by a trusted key), 2 bad range or profile, 3 history missing (shallow clone).
+    signed by a trusted key; with --require-test-integrity, a test weakening no one
+    accepted), 2 bad range or profile, 3 history missing (shallow clone).
     """
     from gitcorrex.clock import now_utc
     from gitcorrex.git import discover
@@ -63,15 +73,18 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=now_utc,
                             provenance=lambda: current_provenance(repo),
                             required=_required_pass(repo, require_pass, require_signed,
-                                                    profile_from))
+                                                    profile_from),
+                            integrity=_required_integrity(repo, require_integrity,
+                                                          require_signed, record))
     if gate.recorded is not None:
         click.echo(f"git correx: recorded {gate.recorded} assessment(s)", err=True)
     if as_json:
         click.echo(json.dumps(gate.as_dict(), indent=2, sort_keys=True, ensure_ascii=True))
     else:
         click.echo(render_text(gate.report), nl=False)
-        if gate.required is not None:
-            click.echo(gate.required.describe())
+        for head_check in (gate.required, gate.integrity):
+            if head_check is not None:
+                click.echo(printable_lines(head_check.describe()))
     return gate.conclusion
 
 
@@ -90,6 +103,27 @@ def _required_pass(repo: Repository, require_pass: bool, require_signed: bool,
     return lambda report: required_pass(
         repo, base=report.base, base_rev=report.range.partition("..")[0], commit=report.head,
         signed=signed, profile_from=profile_from)
+
+
+def _required_integrity(repo: Repository, required: bool, signed: bool, record: bool
+                        ) -> Callable[[RangeReport], HeadCheck] | None:
+    """The head's open test weakenings against the range's merge base, when asked (flag or
+    config); only signed acceptances count when signatures are required."""
+    from gitcorrex.review.required_integrity import (
+        is_test_integrity_required,
+        required_integrity,
+    )
+
+    if not (required or is_test_integrity_required(repo)):
+        return None
+    from gitcorrex.clock import now_utc
+    from gitcorrex.git import is_signature_required
+    from gitcorrex.ledger.provenance import current_provenance
+
+    signed = signed or is_signature_required(repo)
+    return lambda report: required_integrity(
+        repo, base=(report.merge_bases or (report.base,))[0], head=report.head, signed=signed,
+        record=current_provenance(repo) if record else None, now=now_utc())
 
 
 def render_text(report: RangeReport) -> str:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.commit_diffs import diff_commit_pairs as diff_commit_pairs
     from gitcorrex.git.commit_log import LoggedCommit as LoggedCommit
     from gitcorrex.git.commit_log import list_commits as list_commits
+    from gitcorrex.git.config import config_flag as config_flag
     from gitcorrex.git.config import config_value as config_value
     from gitcorrex.git.config import config_values as config_values
     from gitcorrex.git.config import set_config_value as set_config_value
@@ -133,6 +134,7 @@ FACE = {
     "diff_commit_pairs": "commit_diffs",
     "LoggedCommit": "commit_log",
     "list_commits": "commit_log",
+    "config_flag": "config",
     "config_value": "config",
     "config_values": "config",
     "set_config_value": "config",

@@ -94,6 +94,20 @@ def config_value(repo: Repository, key: str, *, cwd: Path | None = None) -> str 
     return read_config(cwd or config_home(repo)).value(key)
 
 
+def config_flag(repo: Repository, key: str) -> bool:
+    """A boolean key as git spells one (`true`/`yes`/`on`/`1`); unset means off, and a
+    value that is no boolean is a configuration error (exit 2), never a silent off."""
+    value = config_value(repo, key)
+    if value is None or value.lower() in ("false", "no", "off", "0", ""):
+        return False
+    if value.lower() in ("true", "yes", "on", "1"):
+        return True
+    from gitcorrex.errors import ConfigError
+
+    raise ConfigError(f"git config {key}: {value!r} is not a boolean",
+                      hint=f"`git config {key} true` or `false`")
+
+
 def config_values(repo: Repository, keys: Iterable[str]) -> dict[str, str]:
     """Several values from one snapshot; a key that is unset is absent from the result."""
     return read_config(config_home(repo)).values(keys)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
-from gitcorrex.git.config import config_value
+from gitcorrex.git.config import config_flag
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 SIGN_CONFIG = "correx.sign"
 REQUIRE_CONFIG = "correx.requireSigned"
 DECISIONS_CONFIG = "correx.requireSignedDecisions"
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0", ""}
 
 
 @dataclass(frozen=True)
@@ -39,28 +37,18 @@ class CommitSignature:
 
 def is_signing_enabled(repo: Repository) -> bool:
     """`git config correx.sign` as a boolean; unset means off, a typo is an error."""
-    return _config_flag(repo, SIGN_CONFIG)
+    return config_flag(repo, SIGN_CONFIG)
 
 
 def is_signature_required(repo: Repository) -> bool:
     """`git config correx.requireSigned`: the CI gate counts only signed passes."""
-    return _config_flag(repo, REQUIRE_CONFIG)
+    return config_flag(repo, REQUIRE_CONFIG)
 
 
 def are_signed_decisions_required(repo: Repository) -> bool:
     """`git config correx.requireSignedDecisions`: an operator decision counts only from a
     ledger commit signed by a trusted key (ledger/decisions.py)."""
-    return _config_flag(repo, DECISIONS_CONFIG)
-
-
-def _config_flag(repo: Repository, key: str) -> bool:
-    value = config_value(repo, key)
-    if value is None or value.lower() in _FALSE:
-        return False
-    if value.lower() in _TRUE:
-        return True
-    raise ConfigError(f"git config {key}: {value!r} is not a boolean",
-                      hint=f"`git config {key} true` or `false`")
+    return config_flag(repo, DECISIONS_CONFIG)
 
 
 def sign_commit(repo: Repository, commit: str) -> str:

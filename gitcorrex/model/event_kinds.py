@@ -14,6 +14,7 @@ from gitcorrex.model import (
     plan_events,
     preconditions,
     session_events,
+    test_integrity,
     verification,
 )
 from gitcorrex.model.events import RecordedEvent
@@ -49,6 +50,8 @@ PAYLOAD_TYPES: tuple[type[EventPayload], ...] = (
     gates.BriefGroundingChecked,
     gates.BriefEchoMismatch,
     gates.StaticAnalysisCompleted,
+    test_integrity.WeakeningFound,
+    test_integrity.WeakeningsAccepted,
 )
 
 PAYLOAD_BY_KIND: dict[str, type[EventPayload]] = {p.KIND: p for p in PAYLOAD_TYPES}

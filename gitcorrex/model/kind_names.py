@@ -31,6 +31,8 @@ KNOWN_KINDS = frozenset({
     "step_reviewed",
     "step_started",
     "step_verified",
+    "test_integrity_accepted",
+    "test_integrity_weakened",
     "tool_call_assessed",
     "transition_admitted",
     "workspace_precondition_failed",

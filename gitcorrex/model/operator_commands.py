@@ -50,6 +50,7 @@ OPERATOR_COMMANDS: tuple[OperatorCommand, ...] = (
     OperatorCommand(("session", "clarify"), "precondition_clarified"),
     OperatorCommand(("session", "adopt"), "changes_adopted"),
     OperatorCommand(("step", "review"), "step_reviewed"),
+    OperatorCommand(("accept-tests",), "test_integrity_accepted"),
     OperatorCommand(("plan", "lock"), "plan_locked", flag="--baseline-unverified",
                     field="baseline_unverified"),
 )

@@ -2,7 +2,8 @@
 
 Per commit (oldest first): its tree's verifications (its status decided under the tree's
 own profile: a pass that ran another is shown as such, never as a pass), manifest
-assessments, plan grounding verdicts and post-stage gate results, and where every session
+assessments, plan grounding verdicts, post-stage gate results, test weakenings found on it
+and their acceptances (integrity/), and where every session
 that recorded something on that tree stands — folded by the same function as `session
 status`. Read in two batched passes (the trees, then the sessions they name) at one ledger
 tip, and one `git cat-file` for the trees' profiles.
@@ -11,7 +12,7 @@ tip, and one `git cat-file` for the trees' profiles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gitcorrex.git import LoggedCommit, Repository, list_commits
 from gitcorrex.ledger.subjects import read_subjects
@@ -20,11 +21,14 @@ from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent, session_object_oid
 from gitcorrex.model.grounding import GroundingFields
 from gitcorrex.model.note_lines import LedgerEntry, Problem
+from gitcorrex.model.test_integrity import WeakeningFound, WeakeningsAccepted
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_KINDS
 from gitcorrex.review.tree_status import TreeStatus, tree_status
+
+INTEGRITY_KINDS = frozenset({WeakeningFound.KIND, WeakeningsAccepted.KIND})
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class CommitFacts:
     gates: list[RecordedEvent]
     sessions: list[SessionOutcome]
     profile: str | None = None
+    integrity: list[RecordedEvent] = field(default_factory=list)  # weakenings, acceptances
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,8 @@ def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],
                        of(VerificationFields.KIND), of(AssessmentFields.KIND),
                        of(GroundingFields.KIND),
                        [entry.event() for entry in newest if entry.kind in GATE_KINDS],
-                       [outcome for outcome in found if outcome is not None], profile)
+                       [outcome for outcome in found if outcome is not None], profile,
+                       [entry.event() for entry in newest if entry.kind in INTEGRITY_KINDS])
 
 
 def _outcome(session: str, entries: Sequence[LedgerEntry]) -> SessionOutcome | None:

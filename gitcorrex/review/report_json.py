@@ -20,6 +20,7 @@ def _commit(facts: CommitFacts) -> dict[str, object]:
             "assessments": _events(facts.assessments),
             "groundings": _events(facts.groundings),
             "gates": _events(facts.gates),
+            "test_integrity": _events(facts.integrity),
             "sessions": [outcome.as_dict() for outcome in facts.sessions]}
 
 

@@ -10,6 +10,7 @@ read through their payload classes; one whose fields do not fit is listed as `un
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TypeVar
 
 from gitcorrex.model.assessment import AssessmentFields, Rule, Verdict
@@ -22,6 +23,7 @@ from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
 from gitcorrex.review.gate_lines import gate_line
+from gitcorrex.review.integrity_lines import integrity_line
 from gitcorrex.review.markdown_text import html_text, markdown_text
 from gitcorrex.review.report import CommitFacts, Report, SessionOutcome
 from gitcorrex.review.tree_status import MARKS, actor_label
@@ -78,7 +80,7 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
     yield _title(facts)
     yield ""
     if not (facts.verifications or facts.assessments or facts.groundings or facts.gates
-            or facts.sessions):
+            or facts.sessions or facts.integrity):
         yield f"Nothing recorded for tree `{facts.commit.tree[:12]}`: unverified."
         yield ""
         return
@@ -90,6 +92,9 @@ def _commit(facts: CommitFacts) -> Iterator[str]:
         yield "- grounding: " + _fact(event, GroundingFields, _grounding)
     for event in facts.gates:
         yield "- gate: " + _fact(event, EventPayload, lambda p: markdown_text(gate_line(p) or ""))
+    for event in facts.integrity:
+        yield "- test integrity: " + _fact(event, EventPayload,
+                                           partial(integrity_line, by=actor_label(event)))
     for outcome in facts.sessions:
         yield f"- session {markdown_text(outcome.session)}: " + _session(outcome)
     yield ""

@@ -1,7 +1,9 @@
 """The one settlement path of every step that runs a command, in order, each part recorded:
 
 1. write evidence: what changed since the step started is inside its `writes`
-   (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects);
+   (session/write_evidence.py; recorded as a `tool_call_assessed` when it objects), and
+   the tests of the step's baseline are not weakened, or a person accepted it
+   (session/test_integrity.py; each finding recorded as a `test_integrity_weakened`);
 2. the stage's gates on this state key (gates/run_gates.py, each gate records its fact; a
    clean static analysis already recorded for this key and profile is reused);
 3. the step's own plan `checks`, after the stage's `build_expectation` when the step makes
@@ -46,6 +48,7 @@ from gitcorrex.session.bound_profile import BoundProfile
 from gitcorrex.session.settlement_events import Failure, Settled, settle_drafts
 from gitcorrex.session.state import state_at
 from gitcorrex.session.step_baseline import step_baseline
+from gitcorrex.session.test_integrity import weakened_tests
 from gitcorrex.session.write_evidence import check_writes, evidence_draft
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.request import VerifyRequest
@@ -103,6 +106,10 @@ def settle_step(s: Settlement, bound: BoundProfile, commands: Selection, run: Ob
         summary = (f"fail: step {step.id} changed {len(evidence.outside)} path(s) outside "
                    f"its writes (PATH_OUTSIDE_MANIFEST): {', '.join(evidence.outside[:5])}")
         return _failed(s, key, expectation, event, failure, summary)
+    weakened = weakened_tests(s.repo, baseline=begins, state=key, clock=s.clock,
+                              provenance=s.provenance)
+    if weakened is not None:
+        return _failed(s, key, expectation, None, *weakened)
     gates = _gates(s, bound)
     if gates is not None and gates.state_key != key:
         return _moved(expectation, key, gates.state_key)
