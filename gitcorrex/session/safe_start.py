@@ -74,8 +74,13 @@ def _unverified_lock_admits(state: SessionState, state_key: str) -> bool:
 
 def _story(state: SessionState, state_key: str) -> str:
     """What the state is, in words the refusal can be acted on."""
+    baseline = state.baseline
+    if baseline is not None and baseline.source == "lock_unverified":
+        first = "the plan was locked on a state which nothing verified (--baseline-unverified)"
+        if baseline.state_key != state_key:
+            return f"{first}, and the workspace changed since the lock"
+        return f"{first}, which admits the first step only"
     if state.settled == state_key:
         return ("it is the state the last step settled on, and that step made no build "
-                "claim (a docs or no-writes step records its own checks only), or the lock "
-                "on it was unverified")
+                "claim (a docs or no-writes step records its own checks only)")
     return "the workspace changed since the last verification"

@@ -55,7 +55,7 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
     if request.session is None:
         raise ValueError("verify_in_session needs the request's session")
     state = session_state(repo, request.session)
-    if not state.exists:  # an id the ledger does not hold yet (a lock may follow): observe
+    if state.plan is None:  # an id no lock started yet (a lock may follow): only observe
         return run(request)
     bound = bound_profile(repo, state)
     key = probe.measure().state_key

@@ -52,6 +52,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("plan", "lock", PLAN), ("plan", "lock", PLAN, "--json"),
     ("session", "list"), ("session", "list", "--json"), ("session", "status", SESSION),
     ("session", "status", SESSION, "--json"),
+    ("session", "adopt", "--session", SESSION, "--reason", "r"),
     ("step", "start", "S1", "--session", SESSION),
     ("step", "review", "S1", "--session", SESSION, "--approve", "--reason", "r"),
     ("session", "clarify", "src/app.py", "--session", SESSION, "--reason", "r"),

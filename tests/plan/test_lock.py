@@ -165,7 +165,7 @@ def test_baseline_unverified_is_recorded_and_shown(plan_repo: Path, correx, cli)
     events = read_subject(discover(plan_repo), session_object_oid(session)).events
     assert (events[1].model_extra or {}).get("baseline_unverified") == \
         "the suite needs a database this runner lacks"
-    write(plan_repo, "src/app.py", "def run():\n    return 3\n")
+    write(plan_repo, "src/retry.py", "RETRIES = 3\n")  # inside S1's writes, not verified
     refused = correx(plan_repo, "step", "start", "S1")
     assert refused.code == 1, refused
     assert "which nothing verified" in refused.stderr

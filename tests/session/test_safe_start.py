@@ -69,7 +69,7 @@ def test_an_edit_inside_the_next_step_s_writes_counts_as_its_writes(
 def test_an_edit_a_step_counts_is_still_judged_by_its_settlement(
         s1_verified: tuple[Path, str], correx: Correx) -> None:
     """The edit made before S2 started is S2's: a bug in it fails S2's settlement."""
-    root, session = s1_verified
+    root, _ = s1_verified
     write(root, "src/b.py", "B = 2\n")
     assert correx(root, "verify").code == 0
     assert correx(root, "step", "start", "S2").code == 0
@@ -94,7 +94,7 @@ def test_session_adopt_lets_the_start_proceed(s1_verified: tuple[Path, str],
 
 
 def test_an_adoption_verifies_nothing(s1_verified: tuple[Path, str], correx: Correx) -> None:
-    root, session = s1_verified
+    root, _ = s1_verified
     write(root, "README.md", "edited by hand\n")
     assert correx(root, "session", "adopt", "--reason", "fine").code == 0
     refused = correx(root, "step", "start", "S2")
@@ -114,7 +114,7 @@ def test_adopt_is_refused_while_a_step_is_active_and_records_nothing_unchanged(
 
 
 def test_adopt_never_adopts_a_profile(s1_verified: tuple[Path, str], correx: Correx) -> None:
-    root, session = s1_verified
+    root, _ = s1_verified
     write(root, ".correx.toml", (root / ".correx.toml").read_text() + "\n# edited\n")
     refused = correx(root, "session", "adopt", "--reason", "new profile")
     assert refused.code == 1 and "--replaces" in refused.stderr, refused

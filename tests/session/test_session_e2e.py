@@ -1,7 +1,7 @@
 """The whole loop as real processes: lock → S1 fails then passes → S2 refused on a dirty
-workspace → the operator adopts the change → re-verify → S2 exhausts its attempts → controller_limit pause → resume refused
-→ re-plan (still paused) → resume with a budget → finish; then replay in a bare clone
-holding only the ledger ref."""
+workspace → the operator adopts the change → re-verify → S2 exhausts its attempts →
+controller_limit pause → resume refused → re-plan (still paused) → resume with a budget →
+finish; then replay in a bare clone holding only the ledger ref."""
 
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ def test_a_docs_step_whose_checks_pass_records_them_as_its_checks(
     checks = [e for e in recorded if e["kind"] == "step_checks_observed"]
     assert [c["name"] for c in checks[0]["commands"]] == ["doccheck"]
     assert (checks[0]["step"], checks[0]["result"]) == ("D1", "pass")
-    verified = [e for e in recorded if e["kind"] == "step_verified"][0]
+    verified = next(e for e in recorded if e["kind"] == "step_verified")
     assert (verified["build_claim"], verified["observation"]) == (False, checks[0]["id"])
     assert "workspace_verification_observed" not in [e["kind"] for e in recorded[2:]]
     shown = correx(documented, "show")  # shown as what it is, never as a pass of the tree
