@@ -154,9 +154,7 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields) -> None
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
     if payload.profile is not None:  # the profile the session is bound to from here on
-        if payload.profile != state.profile:
-            state.verified = []  # passes under the old profile say nothing about the new one
-        state.profile = payload.profile
+        state.profile = payload.profile  # (a state verified before holds the old profile)
     if payload.replaces is None:
         if state.baseline is None and entry.state_key is not None:
             unverified = payload.baseline_unverified
