@@ -169,9 +169,7 @@ def _locked(state: _Fold, entry: LedgerEntry, payload: PlanLockedFields, *,
     if payload.plan not in state.plans:
         state.plans.append(payload.plan)
     if payload.profile is not None:  # the profile the session is bound to from here on
-        if payload.profile != state.profile:
-            state.verified = []  # passes under the old profile say nothing about the new one
-        state.profile = payload.profile
+        state.profile = payload.profile  # (a state verified before holds the old profile)
     if payload.replaces is None:
         unverified = payload.baseline_unverified
         if unverified and not unverified_counts:

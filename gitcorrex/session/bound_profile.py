@@ -21,7 +21,7 @@ from gitcorrex.git import Repository, lookup_objects, read_blob
 from gitcorrex.model.profile import Profile
 from gitcorrex.model.session_state import SessionState
 from gitcorrex.profiles.load import parse_profile
-from gitcorrex.profiles.profile_file import PROFILE_NAME, tree_profiles
+from gitcorrex.profiles.profile_file import PROFILE_NAME
 
 
 @dataclass(frozen=True)
@@ -32,25 +32,30 @@ class BoundProfile:
     blob: str
 
 
-def bound_profile(repo: Repository, state: SessionState) -> BoundProfile:
-    """The locked profile, parsed from its blob; a session bound to none is refused (exit 1):
-    its lock state held no profile, or it was locked before locks recorded one."""
+def locked_blob(state: SessionState) -> str:
+    """The blob of the locked profile; a session bound to none is refused (exit 1): its
+    lock state held no profile, or it was locked before locks recorded one."""
     if state.profile is None:
         raise TransitionRefusedError(
             f"session {state.session} is bound to no profile: its lock recorded no "
             f"{PROFILE_NAME} blob", hint=f"re-plan it on a state that holds {PROFILE_NAME}: "
                                          f"{_replan(state)}")
-    source = f"{PROFILE_NAME} locked for session {state.session} (blob {state.profile[:12]})"
-    return BoundProfile(parse_profile(read_blob(repo, state.profile), source=source),
-                        state.profile)
+    return state.profile
+
+
+def bound_profile(repo: Repository, state: SessionState) -> BoundProfile:
+    """The locked profile, parsed from its blob (refused as `locked_blob` says)."""
+    blob = locked_blob(state)
+    source = f"{PROFILE_NAME} locked for session {state.session} (blob {blob[:12]})"
+    return BoundProfile(parse_profile(read_blob(repo, blob), source=source), blob)
 
 
 def check_profile_unchanged(repo: Repository, state: SessionState, state_key: str) -> None:
     """Refuse (exit 1) when the state `state_key` or the index holds another profile than
     the locked one, naming each place, both blobs and the two ways on."""
-    locked = state.profile
+    locked = locked_blob(state)
     changes = _changes(repo, state_key, locked)
-    if not changes or locked is None:
+    if not changes:
         return
     raise TransitionRefusedError(
         f"session {state.session} runs only the profile it was locked under ({PROFILE_NAME} "
@@ -61,11 +66,13 @@ def check_profile_unchanged(repo: Repository, state: SessionState, state_key: st
              f"by a re-plan: {_replan(state)}")
 
 
-def _changes(repo: Repository, state_key: str, locked: str | None) -> list[str]:
+def _changes(repo: Repository, state_key: str, locked: str) -> list[str]:
     """Where the profile is not the locked blob: the state (the work tree as git would
     record it), and the index when it stages a change over HEAD's profile."""
-    held = tree_profiles(repo, [state_key])[state_key]
-    staged, head = lookup_objects(repo, [f":0:{PROFILE_NAME}", f"HEAD:{PROFILE_NAME}"])
+    found = lookup_objects(repo, [f"{state_key}:{PROFILE_NAME}", f":0:{PROFILE_NAME}",
+                                  f"HEAD:{PROFILE_NAME}"])  # one git process for all three
+    tree_entry, staged, head = found
+    held = tree_entry.oid if tree_entry is not None and tree_entry.kind == "blob" else None
     changes: list[str] = []
     if held != locked:
         what = f"blob {held[:12]}{_link(repo)}" if held else f"no {PROFILE_NAME}"

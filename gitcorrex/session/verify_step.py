@@ -30,6 +30,7 @@ from gitcorrex.session.bound_profile import (
     BoundProfile,
     bound_profile,
     check_profile_unchanged,
+    locked_blob,
 )
 from gitcorrex.session.failure_route import route_after_step_failure
 from gitcorrex.session.no_build_claim import complete_without_claim
@@ -57,12 +58,12 @@ def verify_in_session(repo: Repository, request: VerifyRequest, context: VerifyC
     state = session_state(repo, request.session)
     if state.plan is None:  # an id no lock started yet (a lock may follow): only observe
         return run(request)
-    bound = bound_profile(repo, state)
     key = probe.measure().state_key
     check_profile_unchanged(repo, state, key)
     if state.active_step is None or state.status is not SessionStatus.ACTIVE:
-        return run(_reverify(repo, request, state, bound))
+        return run(_reverify(repo, request, state))
     refuse_while_awaiting_review(state)  # a guarded step's settlement waits for its review
+    bound = bound_profile(repo, state)
     active = _active(repo, state, request, bound)
     settlement = Settlement(repo, active, request, context.env, artifacts, context.clock,
                             context.provenance, probe)
@@ -84,15 +85,14 @@ def settle_active_step(s: Settlement, bound: BoundProfile, run: Observe, *,
                        claim=makes_build_claim(step, stage))
 
 
-def _reverify(repo: Repository, request: VerifyRequest, state: SessionState,
-              bound: BoundProfile) -> VerifyRequest:
-    """Between steps, `verify` runs the locked profile; unqualified, it re-observes the
-    baseline's expectation."""
+def _reverify(repo: Repository, request: VerifyRequest, state: SessionState) -> VerifyRequest:
+    """Between steps, `verify` runs the locked profile (its selection stored by the blob:
+    nothing parsed); unqualified, it re-observes the baseline's expectation."""
     baseline = state.baseline
     expect = request.expect
     if not (request.stage or expect) and baseline is not None:
         expect = baseline.expectation
-    chosen = selected_commands_of(repo, bound.blob, stage=request.stage, expect=expect,
+    chosen = selected_commands_of(repo, locked_blob(state), stage=request.stage, expect=expect,
                                   label=f"session {state.session}'s lock")
     return request.but(expect=expect, selection=chosen)
 

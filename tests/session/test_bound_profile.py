@@ -148,7 +148,7 @@ def test_only_a_re_plan_adopts_a_new_profile(
     assert replanned.code == 0, replanned
     document = status(correx, root, session)
     assert document["state"]["profile"] == git(root, "hash-object", ".correx.toml").strip()
-    assert document["workspace"]["verified"] is False  # passes of the old profile no longer
+    assert document["workspace"]["verified"] is False  # no pass under the adopted profile yet
     unverified = correx(root, "step", "start", "S2")
     assert unverified.code == 1 and "no passing observation" in unverified.stderr, unverified
     assert correx(root, "verify").code == 0  # under the adopted profile
