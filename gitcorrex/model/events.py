@@ -7,9 +7,15 @@ readers) while the ledger reports unknown kinds and versions as problems.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    model_serializer,
+)
 
 from gitcorrex.model.event_line import SCHEMA_VERSION as SCHEMA_VERSION  # one definition
 from gitcorrex.model.provenance import Provenance as Provenance  # callers import it here
@@ -36,6 +42,14 @@ class ReadActor(BaseModel):
     host: str
     runtime: str
     runtime_name: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Dumped as the line holds it: `runtime_name` absent, not null, when unnamed."""
+        data: dict[str, Any] = handler(self)
+        if data.get("runtime_name") is None:
+            data.pop("runtime_name", None)
+        return data
 
 
 class Actor(ReadActor, Record):

@@ -25,7 +25,10 @@ class Provenance:
 
     def __init__(self, *, actor: Mapping[str, str | None] | Iterable[tuple[str, str | None]],
                  tool: Mapping[str, str] | Iterable[tuple[str, str]]) -> None:
-        object.__setattr__(self, "actor", dict(actor))
+        given = dict(actor)
+        if given.get("runtime_name", "") is None:  # unnamed: absent from the line, not null
+            del given["runtime_name"]
+        object.__setattr__(self, "actor", given)
         object.__setattr__(self, "tool", dict(tool))
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -82,7 +82,8 @@ def test_report_json_carries_the_facts_unescaped(
     paths = [p["path"] for p in commits[1]["assessments"][0]["paths"]]
     assert paths == [HOSTILE_FILE, PIPE_FILE, BIDI_FILE]
     assert commits[0]["sessions"] == [{"session": "run-42", "status": "active", "revision": 1,
-                                       "active_step": None, "pause_cause": None,
+                                       "active_step": None, "awaiting_review": None,
+                                       "pause_cause": None,
                                        "at": "2026-01-01T00:00:01.000000Z"}]
     assert [g["kind"] for g in commits[1]["gates"]] == ["brief_grounding_checked"]
     assert commits[1]["gates"][0]["references"][0]["path"] == PIPE_FILE
