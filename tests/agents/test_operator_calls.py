@@ -21,6 +21,7 @@ ARGS = {("plan", "authorize"): "plan.toml", ("plan", "audit"): "plan.toml",
         ("plan", "route"): "plan.toml --step S1 --split --reason too-big",
         ("resume",): "--reason go-on --budget 5", ("session", "clarify"): "src --reason ok",
         ("session", "adopt"): "--reason ok", ("step", "review"): "S1 --approve --reason ok",
+        ("accept-tests",): "--reason refactored",
         ("plan", "lock"): "plan.toml --reason none"}
 OPERATOR_CALLS = [f"{command.name} {ARGS[command.words]}" for command in OPERATOR_COMMANDS]
 CONFIG_CALLS = ["git config correx.requireSignedDecisions false",

@@ -21,6 +21,7 @@ ARGS = {("plan", "authorize"): ["plan.toml"], ("plan", "audit"): ["plan.toml"],
         ("session", "clarify"): ["src", "--reason", "ok"],
         ("session", "adopt"): ["--reason", "ok"],
         ("step", "review"): ["S1", "--approve", "--reason", "ok"],
+        ("accept-tests",): ["--reason", "refactored"],
         ("plan", "lock"): ["plan.toml", "--baseline-unverified", "--reason", "none yet"]}
 CALLS = [[*command.words, *ARGS[command.words]] for command in OPERATOR_COMMANDS]
 LEDGER = "refs/notes/correx"

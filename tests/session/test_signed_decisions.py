@@ -155,7 +155,7 @@ def test_an_unverified_baseline_locked_by_an_untrusted_key_starts_nothing(
                       "--baseline-unverified", "--reason", "trust me")
     assert locked.code == 0, locked
     refused = cli(project, "step", "start", "S1")
-    assert refused.code == 1 and "no known-good baseline" in refused.stderr, refused
+    assert refused.code == 1 and "carries no passing observation" in refused.stderr, refused
     assert "plan_locked" in refused.stderr and UNTRUSTED in refused.stderr
     assert cli(project, "verify", "--expect", "test", "--quiet").code == 0
     assert cli(project, "step", "start", "S1").code == 0
