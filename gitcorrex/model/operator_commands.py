@@ -53,6 +53,8 @@ OPERATOR_COMMANDS: tuple[OperatorCommand, ...] = (
     OperatorCommand(("accept-tests",), "test_integrity_accepted"),
     OperatorCommand(("plan", "lock"), "plan_locked", flag="--baseline-unverified",
                     field="baseline_unverified"),
+    # a re-plan adopts a new plan and profile for a running session (docs/sessions.md)
+    OperatorCommand(("plan", "lock"), None, flag="--replaces"),
 )
 
 # Git configuration sections only people change: git correx's own keys (its gates and the
@@ -72,9 +74,14 @@ def operator_command(argv: Sequence[str]) -> OperatorCommand | None:
     words = tuple(arg for arg in argv if not arg.startswith("-"))
     for command in OPERATOR_COMMANDS:
         if words[:len(command.words)] == command.words and \
-                (command.flag is None or command.flag in argv):
+                (command.flag is None or has_flag(argv, command.flag)):
             return command
     return None
+
+
+def has_flag(argv: Sequence[str], flag: str) -> bool:
+    """`flag` given alone or as `flag=VALUE` (how click also reads an option's value)."""
+    return any(arg == flag or arg.startswith(f"{flag}=") for arg in argv)
 
 
 def is_protected_key(key: str) -> bool:

@@ -23,7 +23,9 @@ ARGS = {("plan", "authorize"): "plan.toml", ("plan", "audit"): "plan.toml",
         ("session", "adopt"): "--reason ok", ("step", "review"): "S1 --approve --reason ok",
         ("accept-tests",): "--reason refactored",
         ("plan", "lock"): "plan.toml --reason none"}
-OPERATOR_CALLS = [f"{command.name} {ARGS[command.words]}" for command in OPERATOR_COMMANDS]
+FLAGGED = {"--replaces": "plan lock plan.toml --session s1 --replaces=old.toml"}
+OPERATOR_CALLS = [f"git correx {FLAGGED[command.flag]}" if command.flag in FLAGGED
+                  else f"{command.name} {ARGS[command.words]}" for command in OPERATOR_COMMANDS]
 CONFIG_CALLS = ["git config correx.requireSignedDecisions false",
                 "git config --unset correx.requireSignedDecisions",
                 "git config gpg.ssh.allowedSignersFile /tmp/my_signers",
@@ -163,3 +165,14 @@ def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: s
     assert denied(agent, result) is not None, result
 
 
+
+
+@pytest.mark.parametrize("command", [
+    "git correx plan lock next.json --session s1 --replaces plan.json",
+    "git correx plan lock next.json --session s1 --replaces=plan.json",
+])
+def test_a_re_plan_is_denied_before_it_runs(project: Path, command: str) -> None:
+    """A re-plan adopts a new plan and a new profile for a running session: a person's."""
+    reason = denied("claude-code", hook(project, "claude-code",
+                                        shell_payload("claude-code", project, command)))
+    assert reason is not None and "plan lock --replaces" in reason, command

@@ -23,7 +23,9 @@ ARGS = {("plan", "authorize"): ["plan.toml"], ("plan", "audit"): ["plan.toml"],
         ("step", "review"): ["S1", "--approve", "--reason", "ok"],
         ("accept-tests",): ["--reason", "refactored"],
         ("plan", "lock"): ["plan.toml", "--baseline-unverified", "--reason", "none yet"]}
-CALLS = [[*command.words, *ARGS[command.words]] for command in OPERATOR_COMMANDS]
+FLAGGED = {"--replaces": ["plan.toml", "--session", "s1", "--replaces=old.toml"]}
+CALLS = [[*command.words, *FLAGGED.get(command.flag or "", ARGS[command.words])]
+         for command in OPERATOR_COMMANDS]
 LEDGER = "refs/notes/correx"
 
 
@@ -68,3 +70,10 @@ def test_other_commands_run_inside_an_agent(repo: Path) -> None:
     lock = run_correx(repo, "plan", "lock", "plan.toml", env={"CLAUDECODE": "1"})
     assert "reserved to people" not in lock.stderr, lock
     assert run_correx(repo, "help", "plan", env={"GEMINI_CLI": "1"}).code == 0
+
+
+def test_a_re_plan_is_refused_inside_an_agent(repo: Path) -> None:
+    result = run_correx(repo, "plan", "lock", "next.json", "--session", "s1",
+                        "--replaces=plan.json", env={"CLAUDECODE": "1"})
+    assert refused(result, "CLAUDECODE") and "--replaces" in result.stderr, result
+    assert no_ledger(repo)
