@@ -42,7 +42,7 @@ from gitcorrex.model.session_events import (
 from gitcorrex.model.session_state import SessionState, SessionStatus, StepStatus
 from gitcorrex.plan.risk_audit import Identity
 from gitcorrex.session.failure_route import route_after_step_failure
-from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.plan_source import session_step
 from gitcorrex.session.settled_step import ActiveStep
 from gitcorrex.session.settlement_events import (
     Failure,
@@ -84,11 +84,7 @@ def review_step(repo: Repository, session: str, step_id: str, *, decision: Revie
                          hint="the reason is the record a later reader (and, on a "
                               "rejection, the agent) reads")
     read = existing_state(repo, session)
-    plan = session_plan(repo, read.plan)
-    step = plan.step(step_id)
-    if step is None:
-        raise refuse(f"plan {read.plan_id} has no step {step_id!r}",
-                     hint=f"steps: {', '.join(s.id for s in plan.steps)}")
+    plan, step = session_step(repo, read, step_id)
 
     def admit(state: SessionState, view: ledger.LedgerView) -> Sequence[ledger.EventDraft]:
         _refuse_unless_awaiting(state, step_id)

@@ -31,7 +31,7 @@ from gitcorrex.plan.graph import unmet_dependencies
 from gitcorrex.plan.split import describe_split, split_routes
 from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.session.bound_profile import bound_profile, check_profile_unchanged
-from gitcorrex.session.plan_source import session_plan
+from gitcorrex.session.plan_source import session_step
 from gitcorrex.session.review import refuse_while_awaiting_review
 from gitcorrex.session.safe_start import (
     changes_since_settled,
@@ -58,11 +58,7 @@ def start_step(repo: Repository, session: str, step_id: str, *, expect_revision:
                now: datetime, provenance: Provenance) -> StepStart:
     """Admit and record the start of `step_id`; TransitionRefusedError (exit 1) says why not."""
     read = existing_state(repo, session)
-    plan = session_plan(repo, read.plan)
-    step = plan.step(step_id)
-    if step is None:
-        raise refuse(f"plan {read.plan_id} has no step {step_id!r}",
-                     hint=f"steps: {', '.join(s.id for s in plan.steps)}")
+    plan, step = session_step(repo, read, step_id)
     profile = bound_profile(repo, read).profile
     selection = select_expectation(profile, stage=step.stage, expect=None)
     state_key = compute_state(repo).state_key
