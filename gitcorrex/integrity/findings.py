@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gitcorrex.model.canonical import ledger_text
 from gitcorrex.model.test_integrity import WeakeningRule
 
 WHAT = {
@@ -26,6 +27,12 @@ class Weakening:
     rule: WeakeningRule
     detail: str
     line: int | None = None
+
+    def __post_init__(self) -> None:
+        """Names as the ledger records them, so a finding read back, an acceptance's key
+        and the next scan's finding are equal, whatever bytes a path held."""
+        for name in ("path", "test", "detail"):
+            object.__setattr__(self, name, ledger_text(getattr(self, name)))
 
     def key(self) -> tuple[str, str, str]:
         """What an acceptance names: the same finding on the same tree."""

@@ -34,10 +34,16 @@ def _dumps(value: Any) -> str:
                       allow_nan=False)
 
 
+def ledger_text(text: str) -> str:
+    """`text` as a ledger line holds it: a lone surrogate (a byte of a non-UTF-8 path) spelled
+    `\\xNN`. For values that are compared before they are written (an acceptance's key)."""
+    return _SURROGATE.sub(_spell, text)
+
+
 def _without_surrogates(value: Any) -> Any:
     """A copy with every lone surrogate (a Python str holds no pairs) spelled as text."""
     if isinstance(value, str):
-        return _SURROGATE.sub(_spell, value)
+        return ledger_text(value)
     if isinstance(value, dict):
         return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from tests.agents.conftest import claude, hook, json_answer
 from tests.conftest import IDENTITY_ENV, git, run_correx, write
 from tests.verify.conftest import notes_on
 
@@ -67,3 +69,20 @@ def test_usage_errors_exit_2(repo: Path, tmp_path: Path) -> None:
     anonymous = run_correx(repo, "accept-tests", "--reason", "r", unset=IDENTITY_ENV,
                            env={"HOME": str(nobody), "XDG_CONFIG_HOME": str(nobody / "c")})
     assert anonymous.code == 2 and "user.name" in anonymous.stderr, anonymous
+
+
+def test_a_test_file_whose_name_is_not_utf8_is_recorded_and_accepted(repo: Path) -> None:
+    """A path git hands over as bytes (here 0xff and a right-to-left override) is recorded
+    as ledger text, and the acceptance names the finding the next scan finds."""
+    name = os.fsdecode(b"tests/test_\xff\xe2\x80\xae.py")
+    write(repo, name, TEST)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a test")
+    write(repo, name, "def test_a():\n    pass\n")
+    assert json_answer(hook(repo, "claude-code", claude("Stop", repo)))["decision"] == "block"
+    accepted = run_correx(repo, "accept-tests", "--reason", "renamed API", "--json")
+    assert accepted.code == 0, accepted
+    [finding] = json.loads(accepted.stdout)["event"]["findings"]
+    assert finding["path"] == "tests/test_\\xff\u202e.py"
+    ended = hook(repo, "claude-code", claude("Stop", repo))
+    assert (ended.code, ended.stdout) == (0, ""), ended  # the acceptance names this finding
