@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from gitcorrex.agents.hosts import HOSTS
 from gitcorrex.agents.payload import PayloadError
 from gitcorrex.agents.request import Event, HookRequest, Reply, Verdict
 from gitcorrex.agents.tool_schema import ToolSchema, parse_tool_payload
@@ -23,12 +24,8 @@ NAME = "claude-code"
 BLOCK_EXIT = 2
 # A missing `hook_event_name` is PreToolUse: what `assess --hook` judged before it knew
 # other events. Codex shares this schema (codex.py).
-SCHEMA = ToolSchema(
-    agent=NAME, label="Claude Code",
-    events={"PreToolUse": Event.PRE_TOOL, "PostToolUse": Event.POST_TOOL, "Stop": Event.STOP},
-    write_tools=frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"}),
-    read_tools=frozenset({"Read"}), shell_tools=frozenset({"Bash"}),
-    path_keys=("file_path", "notebook_path"), default_event="PreToolUse")
+SCHEMA = ToolSchema.of(HOSTS[NAME], path_keys=("file_path", "notebook_path"),
+                       default_event="PreToolUse")
 
 
 def parse(raw: bytes) -> HookRequest:

@@ -8,18 +8,18 @@ a failed hook and lets the tool run, while exit 2 blocks in every version.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from gitcorrex.agents import claude_code
 from gitcorrex.agents.apply_patch import patch_paths
+from gitcorrex.agents.hosts import HOSTS
 from gitcorrex.agents.payload import PayloadError
 from gitcorrex.agents.request import Action, HookRequest, Reply, Verdict
-from gitcorrex.agents.tool_schema import parse_tool_payload
+from gitcorrex.agents.tool_schema import ToolSchema, parse_tool_payload
 
-PATCH_TOOL = "apply_patch"
-SCHEMA = replace(claude_code.SCHEMA, agent="codex", label="Codex",
-                 shell_tools=frozenset({"Bash", "shell", "exec_command", "local_shell"}))
+PATCH_TOOL = "apply_patch"  # Codex's one file tool (hosts.py: its only write tool)
+SCHEMA = ToolSchema.of(HOSTS["codex"], path_keys=claude_code.SCHEMA.path_keys,
+                       default_event=claude_code.SCHEMA.default_event)
 
 
 def parse(raw: bytes) -> HookRequest:
@@ -28,8 +28,8 @@ def parse(raw: bytes) -> HookRequest:
 
 
 def read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
-    """apply_patch → a write of the files it names; else as Claude Code's tools (with
-    Codex's shell tools)."""
+    """apply_patch → a write of the files it names; a shell tool → its command; any other
+    tool is not judged."""
     if tool == PATCH_TOOL:
         command = tool_input.get("command")
         if isinstance(command, list):  # ["apply_patch", "<patch>"] in some versions

@@ -15,16 +15,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gitcorrex.agents.hosts import HOSTS
 from gitcorrex.agents.payload import PayloadError, absolute_cwd, field, load_object
 from gitcorrex.agents.request import Action, Event, HookRequest, Reply, Verdict
 
 NAME = "cursor"
-LABEL = "Cursor"
+LABEL = HOSTS[NAME].label
 BLOCK_EXIT = 2
-EVENTS = {"beforeShellExecution": (Event.PRE_TOOL, Action.SHELL),
-          "afterShellExecution": (Event.POST_TOOL, Action.SHELL),
-          "beforeReadFile": (Event.PRE_TOOL, Action.READ),
-          "afterFileEdit": (Event.POST_TOOL, Action.WRITE), "stop": (Event.STOP, None)}
+# Cursor's events name their action (hosts.py)
+EVENTS = {event.name: (event.kind, event.action) for event in HOSTS[NAME].events}
 
 
 def parse(raw: bytes) -> HookRequest:

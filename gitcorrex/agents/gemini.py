@@ -12,17 +12,12 @@ from __future__ import annotations
 
 import json
 
-from gitcorrex.agents.request import Event, HookRequest, Reply, Verdict
+from gitcorrex.agents.hosts import HOSTS
+from gitcorrex.agents.request import HookRequest, Reply, Verdict
 from gitcorrex.agents.tool_schema import ToolSchema, parse_tool_payload
 
 BLOCK_EXIT = 2
-SCHEMA = ToolSchema(
-    agent="gemini", label="Gemini CLI",
-    events={"BeforeTool": Event.PRE_TOOL, "AfterTool": Event.POST_TOOL,
-            "AfterAgent": Event.STOP},
-    write_tools=frozenset({"write_file", "replace", "edit"}),
-    read_tools=frozenset({"read_file"}), shell_tools=frozenset({"run_shell_command"}),
-    path_keys=("file_path", "absolute_path", "path"))
+SCHEMA = ToolSchema.of(HOSTS["gemini"], path_keys=("file_path", "absolute_path", "path"))
 
 
 def parse(raw: bytes) -> HookRequest:

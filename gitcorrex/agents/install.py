@@ -1,8 +1,9 @@
 """`git correx hooks install --agent NAME`: the agent's own hook configuration, merged in.
 
-Each agent reads hooks from a project file in its own format: Claude Code
-`.claude/settings.json`, Codex `.codex/hooks.json`, Gemini CLI `.gemini/settings.json`,
-Cursor `.cursor/hooks.json`. Every agent's hooks judge shell calls before they run (a call
+Each agent reads hooks from a project file in its own format (the one table, hosts.py):
+Claude Code `.claude/settings.json`, Codex `.codex/hooks.json`, Gemini CLI
+`.gemini/settings.json`, Cursor `.cursor/hooks.json`, Copilot CLI
+`.github/hooks/git-correx.json`. Every agent's hooks judge shell calls before they run (a call
 that runs a decision reserved to people is denied: agents/shell_calls.py) as well as file
 calls, and shell calls again after they ran. Installing merges our entries into that file and keeps
 everything else in it (other settings, other hooks); an entry that already runs
@@ -21,25 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitcorrex.agents.hosts import HOSTS, HookEvent
 from gitcorrex.errors import ConfigError
 
 MARKER = "assess --hook "
 _COMMAND_HOOK = {"type": "command"}
-# (file, {event: matcher or None}) per agent; None: an event without a matcher
+_VERSIONED = ("cursor", "copilot-cli")  # files that carry `"version": 1`
+# (file, {event: matcher or None}) per agent, from the one table; None: no matcher
 LAYOUTS: dict[str, tuple[str, dict[str, str | None]]] = {
-    "claude-code": (".claude/settings.json", {
-        "PreToolUse": "Write|Edit|MultiEdit|NotebookEdit|Read|Bash",
-        "PostToolUse": "Bash", "Stop": None}),
-    "codex": (".codex/hooks.json", {
-        "PreToolUse": "apply_patch|Edit|Write|Bash", "PostToolUse": "Bash", "Stop": None}),
-    "gemini": (".gemini/settings.json", {
-        "BeforeTool": "write_file|replace|read_file|run_shell_command",
-        "AfterTool": "run_shell_command",
-        "AfterAgent": None}),
-    "cursor": (".cursor/hooks.json", {
-        "beforeShellExecution": None, "beforeReadFile": None, "afterFileEdit": None,
-        "afterShellExecution": None, "stop": None}),
-}
+    host.name: (host.settings, {event.name: event.matcher for event in host.events})
+    for host in HOSTS.values()}
 
 
 @dataclass(frozen=True)
@@ -57,10 +49,10 @@ class AgentInstall:
 
 def install_agent(root: Path, agent: str, *, python: str, write: bool) -> AgentInstall:
     """Merge our hooks into the agent's project file under `root`; `write=False` prints."""
-    relative, events = LAYOUTS[agent]
-    path = root / relative
+    host = HOSTS[agent]
+    path = root / host.settings
     existing = _read(path)
-    merged = merge_hooks(existing or {}, agent, events, hook_command(python, agent))
+    merged = merge_hooks(existing or {}, agent, host.events, hook_command(python, agent))
     text = json.dumps(merged, indent=2) + "\n"
     if not write:
         return AgentInstall(agent, str(path), "printed", text)
@@ -73,12 +65,13 @@ def install_agent(root: Path, agent: str, *, python: str, write: bool) -> AgentI
 
 def hook_command(python: str, agent: str) -> str:
     """The shell command the agent runs: this interpreter, our module, the agent's protocol;
-    `|| exit 2` blocks even when the interpreter itself cannot start (127 would let the
-    tool run in every agent)."""
-    return f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent} || exit 2"
+    `|| exit 2` (or the host's own blocking answer: hosts.py `start_failure`) blocks even
+    when the interpreter itself cannot start (127 would let the tool run in every agent)."""
+    return (f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent} "
+            f"|| {HOSTS[agent].start_failure}")
 
 
-def merge_hooks(document: dict[str, Any], agent: str, events: dict[str, str | None],
+def merge_hooks(document: dict[str, Any], agent: str, events: tuple[HookEvent, ...],
                 command: str) -> dict[str, Any]:
     """`document` with one entry of ours per event; other entries and keys kept in order."""
     merged = dict(document)
@@ -87,20 +80,24 @@ def merge_hooks(document: dict[str, Any], agent: str, events: dict[str, str | No
         raise ConfigError("the agent's settings have a `hooks` key that is not an object",
                           hint="fix or remove that key by hand, then install again")
     hooks = dict(hooks)
-    for event, matcher in events.items():
-        entries = [kept for entry in _listed(hooks.get(event, []), event)
+    for event in events:
+        entries = [kept for entry in _listed(hooks.get(event.name, []), event.name)
                    if (kept := _without_ours(entry)) is not None]
-        entries.append(_entry(agent, matcher, command))
-        hooks[event] = entries
+        entries.append(_entry(agent, event, command))
+        hooks[event.name] = entries
     merged["hooks"] = hooks
-    if agent == "cursor":
+    if agent in _VERSIONED:
         merged.setdefault("version", 1)
     return merged
 
 
-def _entry(agent: str, matcher: str | None, command: str) -> dict[str, Any]:
+def _entry(agent: str, event: HookEvent, command: str) -> dict[str, Any]:
+    matcher = event.matcher
     if agent == "cursor":
         return {"command": command}
+    if agent == "copilot-cli":  # flat entries; `bash` is the command on Linux and macOS
+        timeout = {} if event.timeout is None else {"timeoutSec": event.timeout}
+        return {**_COMMAND_HOOK, "bash": command, **timeout}
     hook: dict[str, Any] = {**_COMMAND_HOOK, "command": command}
     if agent == "gemini":
         hook["name"] = "git-correx"
@@ -121,7 +118,7 @@ def _without_ours(entry: object) -> object | None:
     None when nothing of someone else's is left in it."""
     if not isinstance(entry, dict):
         return entry
-    if _is_ours(entry.get("command")):
+    if _is_ours(entry.get("command")) or _is_ours(entry.get("bash")):
         return None
     inner = entry.get("hooks")
     if not isinstance(inner, list):

@@ -14,12 +14,10 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
+from gitcorrex.agents.hosts import HOSTS
 from gitcorrex.agents.request import HookOptions, Reply
 from gitcorrex.failure import Failure, failure_of
 
-AGENTS = ("claude-code", "codex", "gemini", "cursor")
-_MODULES = {"claude-code": "claude_code", "codex": "codex", "gemini": "gemini",
-            "cursor": "cursor"}
 BLOCK_EXIT = 2
 FAILED = "git correx could not assess this tool call, so it is blocked (fail closed):\n"
 
@@ -28,7 +26,7 @@ def answer(agent: str, raw: bytes, options: HookOptions, *, default_cwd: Path) -
     """The reply to one hook call; never raises. A failure is the one boundary's (see
     `failure_reason`) in the agent's blocking format."""
     try:
-        adapter = import_module(f"gitcorrex.agents.{_MODULES[agent]}")
+        adapter = import_module(f"gitcorrex.agents.{HOSTS[agent].adapter}")
     except BaseException as exc:  # an unknown agent or a broken install: still block
         return fail_closed_reply(_worded(exc))
     try:

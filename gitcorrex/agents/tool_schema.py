@@ -4,8 +4,8 @@ Each sends one JSON object: the event in `hook_event_name`, `cwd`, its own conve
 `session_id`; a tool event adds `tool_name` and `tool_input`, a stop event
 `stop_hook_active`; a shell tool's `tool_input.command` is the text judged before it runs.
 They differ only in names — their events, their file, read and shell
-tools, the key a file tool names its file under — which each adapter declares once in a
-`ToolSchema`. Cursor's own hooks are another schema (cursor.py).
+tools (the one table, hosts.py), the key a file tool names its file under — which each
+adapter declares once in a `ToolSchema`. Cursor's own hooks are another schema (cursor.py).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gitcorrex.agents.hosts import Host
 from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of, shell_text
 from gitcorrex.agents.request import Action, Event, HookRequest
 
@@ -34,6 +35,15 @@ class ToolSchema:
     shell_tools: frozenset[str]
     path_keys: tuple[str, ...]
     default_event: str | None = None
+
+    @classmethod
+    def of(cls, host: Host, *, path_keys: tuple[str, ...],
+           default_event: str | None = None) -> ToolSchema:
+        """The schema of `host` as the one table (hosts.py) declares it."""
+        return cls(agent=host.name, label=host.label, events=host.event_kinds,
+                   write_tools=host.write_tools, read_tools=host.read_tools,
+                   shell_tools=host.shell_tools, path_keys=path_keys,
+                   default_event=default_event)
 
     def read_tool(self, tool: str, tool_input: dict[str, Any]
                   ) -> tuple[str | None, tuple[str, ...]]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitcorrex.agents.hosts import AGENTS
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 @click.option("--stage", help="Stage whose `writes` apply (default: git config correx.stage).")
 @click.option("--session", metavar="ID", help="Session the recorded verdict belongs to.")
 @click.option("--record-all", is_flag=True, help="Record ALLOW verdicts too (BLOCKs always).")
-@click.option("--hook", type=click.Choice(["claude-code", "codex", "gemini", "cursor"]),
+@click.option("--hook", type=click.Choice(list(AGENTS)),
               help="Read the agent's hook payload on stdin and answer in its protocol.")
 @json_option
 def assess(action: str | None, paths: tuple[str, ...], stage: str | None,

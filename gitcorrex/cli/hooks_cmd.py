@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitcorrex.agents.hosts import AGENTS
 from gitcorrex.cli.hook_run import HOOK_NAMES, run_hook
 from gitcorrex.cli.options import emit_json, json_option, start_dir
 from gitcorrex.model.conclusion import Conclusion
@@ -23,7 +24,7 @@ def hooks() -> None:
 
 @hooks.command()
 @click.option("--pre-push", "pre_push", is_flag=True, help="Also install the pre-push hook.")
-@click.option("--agent", type=click.Choice(["claude-code", "codex", "gemini", "cursor"]),
+@click.option("--agent", type=click.Choice(list(AGENTS)),
               help="Instead: merge the agent's hooks into its project settings file.")
 @click.option("--print", "print_only", is_flag=True,
               help="With --agent: print the merged settings instead of writing them.")

@@ -125,7 +125,13 @@ COMMANDS: dict[tuple[str, ...], Grammar] = {
         "multiple": ("paths",),
         "choices": {
             "action": ("write", "read"),
-            "hook": ("claude-code", "codex", "gemini", "cursor"),
+            "hook": (
+                "claude-code",
+                "codex",
+                "gemini",
+                "cursor",
+                "copilot-cli",
+            ),
         },
         "ints": {},
         "ignore_unknown_options": False,
