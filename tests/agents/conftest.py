@@ -78,6 +78,23 @@ def cursor(event: str, root: Path, **fields: Any) -> bytes:
     return json.dumps(document).encode()
 
 
+def copilot(event: str, root: Path, tool: str | None = None, *, args_as_text: bool = False,
+            **tool_args: Any) -> bytes:
+    """What GitHub Copilot CLI sends on stdin for its camelCase hooks (`preToolUse`,
+    `postToolUse`, `agentStop`): no event name; `toolArgs` an object, or (older releases,
+    `args_as_text`) the same object as a JSON string."""
+    document: dict[str, Any] = {"sessionId": "copilot-session-7", "timestamp": 1704614600000,
+                                "cwd": str(root)}
+    if tool is not None:
+        document.update(toolName=tool,
+                        toolArgs=json.dumps(tool_args) if args_as_text else tool_args)
+    if event == "postToolUse":
+        document["toolResult"] = {"resultType": "success", "textResultForLlm": ""}
+    if event == "agentStop":
+        document.update(transcriptPath="/tmp/copilot-transcript.jsonl", stopReason="end_turn")
+    return json.dumps(document).encode()
+
+
 def hook(root: Path, agent: str, stdin: bytes, *args: str) -> CliResult:
     return run_correx(root, "assess", "--hook", agent, *args, input=stdin)
 

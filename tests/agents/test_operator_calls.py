@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.agents.hosts import AGENTS
 from gitcorrex.agents.install import LAYOUTS
 from gitcorrex.model.operator_commands import OPERATOR_COMMANDS
-from tests.agents.conftest import claude, cursor, gemini, hook
+from tests.agents.conftest import claude, copilot, cursor, gemini, hook
 from tests.conftest import CliResult, run_correx
 
 ARGS = {("plan", "authorize"): "plan.toml", ("plan", "audit"): "plan.toml",
@@ -43,6 +44,8 @@ def shell_payload(agent: str, root: Path, command: str) -> bytes:
     if agent == "gemini":
         return gemini("BeforeTool", root, "run_shell_command", command=command,
                       description="run it")
+    if agent == "copilot-cli":
+        return copilot("preToolUse", root, "bash", command=command, description="run it")
     return cursor("beforeShellExecution", root, command=command, cwd=str(root))
 
 
@@ -59,10 +62,13 @@ def denied(agent: str, result: CliResult) -> str | None:
             if output.get("permissionDecision") == "deny" else None
     if agent == "gemini":
         return answer.get("reason") if answer.get("decision") == "deny" else None
+    if agent == "copilot-cli":
+        return answer.get("permissionDecisionReason") \
+            if answer.get("permissionDecision") == "deny" else None
     return answer.get("agent_message") if answer.get("permission") == "deny" else None
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "cursor"])
+@pytest.mark.parametrize("agent", AGENTS)
 @pytest.mark.parametrize("command", OPERATOR_CALLS + CONFIG_CALLS)
 def test_every_operator_command_is_denied_before_it_runs(project: Path, agent: str,
                                                          command: str) -> None:
@@ -71,7 +77,7 @@ def test_every_operator_command_is_denied_before_it_runs(project: Path, agent: s
     assert "person" in reason and "docs/plan-authority.md" in reason
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "cursor"])
+@pytest.mark.parametrize("agent", AGENTS)
 @pytest.mark.parametrize("command", ALLOWED_CALLS)
 def test_ordinary_shell_calls_are_allowed(project: Path, agent: str, command: str) -> None:
     assert denied(agent, hook(project, agent, shell_payload(agent, project, command))) is None
@@ -144,10 +150,11 @@ def test_a_shell_call_without_its_command_fails_closed(project: Path) -> None:
 
 
 SHELL_TOOLS = {"claude-code": ("PreToolUse", "Bash"), "codex": ("PreToolUse", "Bash"),
-               "gemini": ("BeforeTool", "run_shell_command")}
+               "gemini": ("BeforeTool", "run_shell_command"),
+               "copilot-cli": ("preToolUse", None)}
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "cursor"])
+@pytest.mark.parametrize("agent", AGENTS)
 def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: str) -> None:
     """The installed matcher selects the agent's shell tool (Cursor: its own event), and the
     command written into the settings denies an operator command, run as the agent runs it."""
@@ -158,7 +165,8 @@ def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: s
     entries = document["hooks"][event]
     ours = [e for e in entries if tool is None or re.fullmatch(e["matcher"], tool)]
     assert ours, f"{agent}: no {event} entry matches {tool}"
-    command = ours[0]["command"] if agent == "cursor" else ours[0]["hooks"][0]["command"]
+    command = ours[0]["command"] if agent == "cursor" else ours[0]["bash"] \
+        if agent == "copilot-cli" else ours[0]["hooks"][0]["command"]
     proc = subprocess.run(["sh", "-c", command], cwd=project, capture_output=True, check=False,
                           input=shell_payload(agent, project, OPERATOR_CALLS[0]))
     result = CliResult(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
