@@ -67,9 +67,10 @@ class Host:
         return self.write_tools | self.read_tools | self.shell_tools
 
     def event(self, kind: str, action: str | None = None) -> HookEvent | None:
-        """The installed event of `kind` (for Cursor: that also implies `action`)."""
+        """The first installed event of `kind` (that can carry `action`, when given: Cursor's
+        events each imply one); None when the host has none."""
         return next((event for event in self.events if event.kind == kind
-                     and (event.action is None or event.action == action)), None)
+                     and (action is None or event.action in (None, action))), None)
 
 
 _CLAUDE_LOADS = (".claude/settings.json", ".claude/settings.local.json")
