@@ -152,3 +152,12 @@ def test_the_probe_runs_the_command_with_sh_in_the_repository(project: Path) -> 
     subprocess.run(["chmod", "+x", str(project / "bin/gate.sh")], check=True)
     tamper(project, "gemini", "./bin/gate.sh")
     assert doctor(project, "gemini").code == 0
+
+
+def test_exit_2_does_not_block_in_copilot_cli(project: Path) -> None:
+    """Copilot CLI skips a hook that exits non-zero, 2 included: the tool runs."""
+    install(project, "copilot-cli")
+    tamper(project, "copilot-cli", "echo denied >&2; exit 2")
+    found = findings(project, "copilot-cli", 1)
+    assert found["operator decision in a shell call"]["level"] == "fail"
+    assert found["ordinary shell call"]["level"] == "ok"
