@@ -29,12 +29,13 @@ def page_of(host: Host) -> str:
 
 def host_section(host: Host) -> str:
     """`host`'s generated table: files, events and matchers, tools, adapter."""
+    none = "none" if host.tools else "(the event names it)"
     rows = [("`hooks install --agent " + host.name + "` writes", _code([host.settings])),
             ("hooks it runs, from", _code(host.loads)),
             *[(f"`{event.name}`", _event_row(event)) for event in host.events],
-            ("file writes it judges", _code(sorted(host.write_tools)) or "(per event)"),
-            ("file reads it judges", _code(sorted(host.read_tools)) or "(per event)"),
-            ("shell calls it judges", _code(sorted(host.shell_tools)) or "(per event)"),
+            ("file writes it judges", _code(sorted(host.write_tools)) or none),
+            ("file reads it judges", _code(sorted(host.read_tools)) or none),
+            ("shell calls it judges", _code(sorted(host.shell_tools)) or none),
             ("adapter", f"`gitcorrex/agents/{host.adapter}.py`")]
     if host.matcher_aliases:
         rows.append(("matcher aliases", _code(sorted(host.matcher_aliases))))
@@ -57,7 +58,8 @@ def _event_row(event: HookEvent) -> str:
     what = _WHEN.get(event.kind, event.kind)
     if event.action is not None:
         what += f" ({event.action})"
-    matcher = "no matcher" if event.matcher is None else f"matcher `{event.matcher}`"
+    escaped = (event.matcher or "").replace("|", "\\|")  # a table cell's own separator
+    matcher = "no matcher" if event.matcher is None else f"matcher `{escaped}`"
     timeout = "" if event.timeout is None else f", timeout {event.timeout} s"
     return f"{what}; {matcher}{timeout}"
 
