@@ -11,12 +11,14 @@ stdout. A timed-out hook blocks nothing anywhere.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 from gitcorrex.agents.hosts import HookEvent, Host
 from gitcorrex.agents.request import Action, Event
 
-CONVERSATION = "git-correx-doctor"
+# a fresh id per run, like a host's own: a hook written to spot the probe has less to go on
+CONVERSATION = str(uuid.uuid4())
 _EXIT_2_IS_SKIPPED = frozenset({"copilot-cli"})
 
 

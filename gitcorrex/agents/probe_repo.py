@@ -36,8 +36,8 @@ writes = ["/allowed/**"]
 @contextmanager
 def scratch_repository() -> Iterator[Path]:
     """A fresh repository in a temporary directory, removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="correx-doctor-") as temp:
-        root = Path(temp) / "probe"
+    with tempfile.TemporaryDirectory() as temp:
+        root = Path(temp) / "work"
         create_repository(root)
         (root / ".correx.toml").write_text(PROFILE, encoding="utf-8")
         (root / "README.md").write_text("doctor's probe repository\n", encoding="utf-8")
