@@ -35,7 +35,8 @@ def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) 
     An existing hook is kept as <name>.correx-chained and run first. Idempotent.
     core.hooksPath outside the repository: exit 2 with the lines to add there instead.
     With --agent: Claude Code .claude/settings.json, Codex .codex/hooks.json, Gemini CLI
-    .gemini/settings.json or Cursor .cursor/hooks.json, merged (other settings kept).
+    .gemini/settings.json, Cursor .cursor/hooks.json or Copilot CLI
+    .github/hooks/git-correx.json, merged (other settings kept).
     """
     import sys
 
