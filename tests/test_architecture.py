@@ -48,9 +48,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("entry", frozenset({"__main__"})),
 )
 LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
-# hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
-SUBPROCESS_ALLOWED = {"git/process.py", "runner/command.py", "demo/script.py",
-                      "hooks/interpreter.py"}
+# hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us;
+# runner/piped.py: doctor --agent runs an agent's installed hook command as the agent does.
+SUBPROCESS_ALLOWED = {"git/process.py", "runner/command.py", "runner/piped.py",
+                      "demo/script.py", "hooks/interpreter.py"}
 
 
 def imports_of(path: Path) -> set[str]:

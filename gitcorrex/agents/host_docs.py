@@ -86,8 +86,9 @@ def expected_pages(docs: Path) -> dict[Path, str]:
                                section) for path, section in pages.items()}
 
 
-def main(argv: list[str]) -> int:
-    """`--write`: rewrite the sections in docs/agents/; otherwise list the stale pages."""
+def main(argv: list[str]) -> None:
+    """`--write`: rewrite the sections in docs/agents/; otherwise list the stale pages
+    (tests/agents/test_hosts_table.py is what fails on them)."""
     docs = Path(__file__).resolve().parents[2] / "docs" / "agents"
     stale = [path for path, text in expected_pages(docs).items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
@@ -95,8 +96,7 @@ def main(argv: list[str]) -> int:
         if "--write" in argv:
             path.write_text(expected_pages(docs)[path], encoding="utf-8")
         print(f"{'wrote' if '--write' in argv else 'stale'} {path}")
-    return 1 if stale and "--write" not in argv else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])

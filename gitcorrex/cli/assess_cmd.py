@@ -1,9 +1,10 @@
 """`git correx assess`: judge an agent's write or read before it happens.
 
-With `--hook AGENT` (claude-code, codex, gemini, cursor, copilot-cli) it speaks that agent's hook protocol
-instead (gitcorrex/agents/): the call comes as JSON on stdin, the answer is the agent's own
-allow/deny/block format, and every failure (a malformed payload, no repository, a bug) is the
-agent's blocking answer too: fail closed. cli/startup.py answers those forms without click.
+With `--hook AGENT` (claude-code, codex, gemini, cursor, copilot-cli) it speaks that agent's
+hook protocol instead (gitcorrex/agents/): the call comes as JSON on stdin, the answer is the
+agent's own allow/deny/block format, and every failure (a malformed payload, no repository, a
+bug) is the agent's blocking answer too: fail closed. cli/startup.py answers those forms
+without click.
 """
 
 from __future__ import annotations
