@@ -22,7 +22,13 @@ from pathlib import Path
 from gitcorrex.agents.hosts import HOSTS, Host
 from gitcorrex.agents.probe_calls import blocked_reason, payload
 from gitcorrex.agents.probe_repo import OUTSIDE, scratch_repository
-from gitcorrex.agents.registration import HookEntry, loaded_entries, own_files, wired_files
+from gitcorrex.agents.registration import (
+    HookEntry,
+    hooks_turned_off,
+    loaded_entries,
+    own_files,
+    wired_files,
+)
 from gitcorrex.agents.request import Action, Event
 from gitcorrex.errors import ConfigError
 from gitcorrex.model.conclusion import Conclusion
@@ -85,7 +91,10 @@ def probe_agent(root: Path, agent: str, *, env: Mapping[str, str]) -> AgentRepor
     host = HOSTS[agent]
     install = f"git correx hooks install --agent {agent}"
     try:
-        findings = double_registration(root, host)
+        findings = double_registration(root, host) + [
+            ProbeFinding(FAIL, "hooks turned off", f"{file} sets disableAllHooks: "
+                         f"{host.label} runs no hook at all", f"remove the key from {file}")
+            for file in hooks_turned_off(root, host)]
         entries = loaded_entries(root, own_files(host))
     except ConfigError as exc:
         return AgentReport(agent, [ProbeFinding(BROKEN, "settings", str(exc), exc.hint)])

@@ -75,6 +75,17 @@ def wired_files(root: Path, host: Host) -> dict[str, set[str]]:
     return wired
 
 
+def hooks_turned_off(root: Path, host: Host) -> list[str]:
+    """The files `host` loads that turn every hook off (`"disableAllHooks": true`, which
+    Claude Code and Copilot CLI honour): one line an agent could write to end the gate."""
+    found = []
+    for path in _matching(root, host.loads):
+        document = _document(path)
+        if isinstance(document, dict) and document.get("disableAllHooks") is True:
+            found.append(path.relative_to(root).as_posix())
+    return found
+
+
 def _matching(root: Path, patterns: tuple[str, ...]) -> list[Path]:
     found: list[Path] = []
     for pattern in patterns:
@@ -84,12 +95,16 @@ def _matching(root: Path, patterns: tuple[str, ...]) -> list[Path]:
     return found
 
 
-def _hooks_of(path: Path) -> dict[str, Any]:
+def _document(path: Path) -> object:
     try:
-        document = json.loads(path.read_text(encoding="utf-8") or "{}")
+        return json.loads(path.read_text(encoding="utf-8") or "{}")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read as JSON ({exc})",
                           hint="fix the file, or move it away and install again") from None
+
+
+def _hooks_of(path: Path) -> dict[str, Any]:
+    document = _document(path)
     hooks = document.get("hooks", {}) if isinstance(document, dict) else None
     if not isinstance(hooks, dict):
         raise ConfigError(f"{path}: not a JSON object with a `hooks` object",

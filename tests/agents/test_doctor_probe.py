@@ -161,3 +161,16 @@ def test_exit_2_does_not_block_in_copilot_cli(project: Path) -> None:
     found = findings(project, "copilot-cli", 1)
     assert found["operator decision in a shell call"]["level"] == "fail"
     assert found["ordinary shell call"]["level"] == "ok"
+
+
+@pytest.mark.parametrize(("agent", "file"), [
+    ("claude-code", ".claude/settings.local.json"), ("copilot-cli", ".github/hooks/zz.json")])
+def test_a_file_turning_every_hook_off_is_a_failure(project: Path, agent: str, file: str
+                                                    ) -> None:
+    """One key an agent could write beside the installed hooks ends the gate: the probe,
+    which runs the commands itself, would not see it."""
+    install(project, agent)
+    write(project, file, json.dumps({"version": 1, "disableAllHooks": True, "hooks": {}}))
+    found = findings(project, agent, 1)
+    assert found["hooks turned off"]["level"] == "fail"
+    assert file in found["hooks turned off"]["message"]
