@@ -42,6 +42,14 @@ def test_typing_an_operator_decision_into_a_running_shell_is_denied(project: Pat
     assert "person" in deny_reason(hook(project, "copilot-cli", payload))
 
 
+def test_the_vs_code_compatible_format_is_read_too(project: Path) -> None:
+    """Configured under PascalCase names, Copilot sends snake_case fields and the event."""
+    payload = json.dumps({"hook_event_name": "PreToolUse", "session_id": "s1",
+                          "timestamp": "2026-01-01T00:00:00Z", "cwd": str(project),
+                          "tool_name": "bash", "tool_input": {"command": OPERATOR_CALL}})
+    assert "person" in deny_reason(hook(project, "copilot-cli", payload.encode()))
+
+
 def test_an_ordinary_shell_call_is_allowed(project: Path) -> None:
     assert allowed(hook(project, "copilot-cli", copilot(
         "preToolUse", project, "bash", command="git status && python -m pytest -q")))
