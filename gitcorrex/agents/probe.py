@@ -153,8 +153,9 @@ def _judged(host: Host, probe: Probe, event: str, ran: list[HookEntry], sent: by
     """Run every selected command; the host blocks when any answer blocks."""
     reasons = []
     for entry in ran:
-        outcome = run_piped(["sh", "-c", entry.command], stdin=sent, cwd=root,
-                            timeout_s=TIMEOUT_S, env=env)
+        outcome = run_piped(["sh", "-c", entry.command], stdin=sent,
+                            cwd=root / entry.cwd if entry.cwd else root,
+                            timeout_s=TIMEOUT_S, env={**env, **dict(entry.env)})
         if outcome.timed_out:
             return ProbeFinding(BROKEN, probe.subject, f"{entry.file} {event}: "
                                 f"`{entry.command}` did not answer in {TIMEOUT_S:.0f} s "

@@ -24,13 +24,16 @@ _COMMAND_KEYS = ("command", "bash")
 @dataclass(frozen=True)
 class HookEntry:
     """One command a settings file runs on `event`: `agent` the `--hook` it names (None:
-    not git correx's, or no longer: a command replaced by hand)."""
+    not git correx's, or no longer: a command replaced by hand); `cwd` and `env` what the
+    entry adds (Copilot CLI: its directory, relative to the repository, and variables)."""
 
     file: str
     event: str
     matcher: str | None
     command: str
     agent: str | None
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
 
     def selects(self, tool: str | None) -> bool:
         """Whether the host runs this entry for `tool` (no matcher, or a tool-less event:
@@ -121,10 +124,16 @@ def _entries(file: str, event: str, item: object) -> list[HookEntry]:
     inner: list[object] = nested if isinstance(nested, list) else [item]
     found = []
     for hook in inner:
-        command = next((hook[key] for key in _COMMAND_KEYS
-                        if isinstance(hook, dict) and isinstance(hook.get(key), str)), None)
+        if not isinstance(hook, dict):
+            continue
+        command = next((hook[key] for key in _COMMAND_KEYS if isinstance(hook.get(key), str)),
+                       None)
         if command is not None:
             agent = _OURS.search(command)
+            cwd = hook.get("cwd") if isinstance(hook.get("cwd"), str) else None
+            variables = hook.get("env")
+            env: dict[Any, Any] = variables if isinstance(variables, dict) else {}
             found.append(HookEntry(file, event, matcher, command,
-                                   agent.group(1) if agent else None))
+                                   agent.group(1) if agent else None, cwd,
+                                   tuple((str(k), str(v)) for k, v in env.items())))
     return found

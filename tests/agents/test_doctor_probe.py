@@ -174,3 +174,18 @@ def test_a_file_turning_every_hook_off_is_a_failure(project: Path, agent: str, f
     found = findings(project, agent, 1)
     assert found["hooks turned off"]["level"] == "fail"
     assert file in found["hooks turned off"]["message"]
+
+
+def test_a_copilot_entrys_own_directory_and_variables_are_honoured(project: Path) -> None:
+    """Copilot CLI runs an entry in its `cwd` (relative to the repository) with its `env`."""
+    install(project, "copilot-cli")
+    path = project / ".github/hooks/git-correx.json"
+    document = json.loads(path.read_text())
+    original = document["hooks"]["preToolUse"][0]["bash"]
+    write(project, "hooks/gate.sh", f'test "$GATE" = on && {original}\n')
+    subprocess.run(["chmod", "+x", str(project / "hooks/gate.sh")], check=True)
+    document["hooks"]["preToolUse"][0].update(bash="./gate.sh", cwd="hooks",
+                                              env={"GATE": "on"})
+    path.write_text(json.dumps(document))
+    found = findings(project, "copilot-cli", 0)
+    assert found["operator decision in a shell call"]["level"] == "ok", found
