@@ -18,6 +18,8 @@ import pytest
 from gitcorrex.agents.install import LAYOUTS, LOCAL_FILES
 from tests.agents.conftest import bare_path, claude, cursor, gemini, json_answer
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
+from tests.hooks.conftest import commit, run_git
+from tests.hooks.conftest import install as install_git_hooks
 
 AGENTS = list(LAYOUTS)
 # the event after a shell call, and its payload, per agent
@@ -252,3 +254,59 @@ def test_an_edit_smuggled_into_the_hook_file_is_flagged(project: Path, how: str,
     answer = json_answer(result)
     assert answer["decision"] == "block", answer
     assert ".claude/settings.json: added outside the manifest" in answer["reason"]
+
+
+# -- committing them: the pre-commit hook judges them the same way ------------------------
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+def test_committing_the_installed_shared_hooks_passes_the_pre_commit_hook(project: Path,
+                                                                        agent: str) -> None:
+    install_git_hooks(project)
+    installed(project, agent, "--shared")
+    git(project, "add", LAYOUTS[agent][0])
+    result = commit(project, message="share the agent hooks")
+    assert result.code == 0, result
+
+
+def test_committing_a_smuggled_edit_of_the_hook_file_is_blocked(project: Path) -> None:
+    install_git_hooks(project)
+    installed(project, "claude-code", "--shared")
+    settings = project / ".claude/settings.json"
+    settings.write_text(smuggled(json.loads(settings.read_text()), "permission"))
+    git(project, "add", ".claude/settings.json")
+    result = commit(project, message="share the agent hooks")
+    assert result.code == 1, result
+    assert "PATH_OUTSIDE_MANIFEST .claude/settings.json: added" in result.stderr
+
+
+def test_the_range_gate_passes_the_hook_file_as_installed_and_flags_a_smuggled_edit(
+        project: Path) -> None:
+    """CI's `check BASE..HEAD` (and pre-push, the same range check) judges as pre-commit."""
+    installed(project, "codex")
+    git(project, "add", ".codex/hooks.json")
+    git(project, "commit", "-qm", "share the agent hooks")
+    clean = run_correx(project, "check", "HEAD~1..HEAD", "--stage", "implement")
+    assert clean.code == 0, clean
+    settings = project / ".codex/hooks.json"
+    document = json.loads(settings.read_text())
+    document["hooks"]["PreToolUse"][0]["matcher"] = "Edit|Write"
+    settings.write_text(json.dumps(document, indent=2) + "\n")
+    git(project, "commit", "-qam", "narrow the matcher")
+    narrowed = run_correx(project, "check", "HEAD~2..HEAD", "--stage", "implement")
+    assert narrowed.code == 1, narrowed
+    assert ".codex/hooks.json" in narrowed.stdout
+
+
+def test_pushing_the_hook_file_as_installed_passes_the_pre_push_hook(project: Path,
+                                                                    tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(project, "remote", "add", "origin", str(remote))
+    git(project, "push", "-q", "origin", "main")
+    git(project, "remote", "set-head", "origin", "main")
+    install_git_hooks(project, "--pre-push")
+    installed(project, "gemini")
+    git(project, "add", ".gemini/settings.json")
+    git(project, "commit", "-q", "--no-verify", "-m", "share the agent hooks")
+    result = run_git(project, "push", "-q", "origin", "main")
+    assert result.code == 0, result
