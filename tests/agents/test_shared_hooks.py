@@ -17,6 +17,7 @@ import pytest
 
 from gitcorrex.agents.install import LAYOUTS, LOCAL_FILES
 from tests.agents.conftest import bare_path, claude, cursor, gemini, json_answer
+from tests.agents.test_operator_calls import denied, shell_payload
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
 from tests.hooks.conftest import commit, run_git
 from tests.hooks.conftest import install as install_git_hooks
@@ -195,12 +196,16 @@ def test_with_git_correx_on_path_the_shared_hook_judges(project: Path,
 def test_installed_shared_hooks_do_not_flag_themselves(project: Path, agent: str,
                                                        correx_on_path: dict[str, str]) -> None:
     """Stage `implement` writes only /src and /tests; after installing, the agent's next
-    shell call (the installed command, a real payload) is allowed."""
+    shell call — before it runs and after — is allowed (the installed command, real
+    payloads)."""
     installed(project, agent, "--shared")
     command = first_command(json.loads((project / LAYOUTS[agent][0]).read_text()))
-    result = run_as_agent(project, command, after_shell(agent, project), correx_on_path)
-    assert result.code == 0, result
-    assert "outside" not in result.stdout + result.stderr, result
+    before = run_as_agent(project, command, shell_payload(agent, project, "make test"),
+                          correx_on_path)
+    assert denied(agent, before) is None, before
+    after = run_as_agent(project, command, after_shell(agent, project), correx_on_path)
+    assert after.code == 0, after
+    assert "outside" not in after.stdout + after.stderr, after
 
 
 def test_the_local_file_does_not_flag_itself(project: Path) -> None:
