@@ -8,8 +8,18 @@ that runs a decision reserved to people is denied: agents/shell_calls.py) as wel
 calls, and shell calls again after they ran. Installing merges our entries into that file and keeps
 everything else in it (other settings, other hooks); an entry that already runs
 `assess --hook` is replaced, so installing twice changes nothing. A file that is not a JSON
-object is never overwritten (exit 2 naming it). The command embeds the installing
-interpreter (`python -m gitcorrex`), as the git hooks do: no reliance on PATH.
+object is never overwritten (exit 2 naming it).
+
+Which file, and which command. A host with a *local* settings file that never leaves this
+machine (`LOCAL_FILES`: Claude Code's `.claude/settings.local.json`) gets it by default,
+kept out of git (`info/exclude`, when nothing ignores it yet), with the installing
+interpreter pinned and `|| exit 2`: uninstalling git-correx or editing PATH blocks every
+call instead of turning the gate off. A file meant to be committed (`--shared`, or a host
+without a local file) gets `portable_command`: `git correx` found through PATH, no path of
+this machine in it; on a teammate's machine without git-correx one line saying what is
+missing and how to install it, exit 1 — a non-blocking hook error in every host, so they
+are told, not stopped at every tool call — while the clone that ran the install still
+fails closed (docs/agents/README.md, "Sharing the hooks with a team").
 """
 
 from __future__ import annotations
@@ -20,12 +30,21 @@ import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitcorrex.agents.hosts import HOSTS, HookEvent
 from gitcorrex.errors import ConfigError
 
+if TYPE_CHECKING:
+    from gitcorrex.git import Repository
+
 MARKER = "assess --hook "
+# hosts with a settings file of their own that is never committed (checked in their docs:
+# Codex, Gemini CLI and Cursor read only user-level and project files)
+LOCAL_FILES: dict[str, str] = {"claude-code": ".claude/settings.local.json"}
+INSTALL_LINE = "pipx install git-correx"
+# under the common git directory: this clone's person installed agent hooks (never committed)
+INSTALLED_HERE = ("correx", "agent-hooks-installed")
 _COMMAND_HOOK = {"type": "command"}
 _VERSIONED = ("cursor", "copilot-cli")  # files that carry `"version": 1`
 # (file, {event: matcher or None}) per agent, from the one table; None: no matcher
@@ -36,39 +55,103 @@ LAYOUTS: dict[str, tuple[str, dict[str, str | None]]] = {
 
 @dataclass(frozen=True)
 class AgentInstall:
-    """`action`: installed (new file), updated, unchanged, or printed (nothing written)."""
+    """`action`: installed (new file), updated, unchanged, or printed (nothing written);
+    `shared`: the file is meant to be committed (portable command); `excluded`: the exclude
+    file that now keeps the local file out of git (None when git already ignored it)."""
 
     agent: str
     path: str
     action: str
     text: str
+    shared: bool = True
+    excluded: str | None = None
 
-    def as_dict(self) -> dict[str, str]:
-        return {"agent": self.agent, "path": self.path, "action": self.action}
+    def as_dict(self) -> dict[str, object]:
+        return {"agent": self.agent, "path": self.path, "action": self.action,
+                "scope": "shared" if self.shared else "local", "excluded": self.excluded}
 
 
-def install_agent(root: Path, agent: str, *, python: str, write: bool) -> AgentInstall:
-    """Merge our hooks into the agent's project file under `root`; `write=False` prints."""
-    host = HOSTS[agent]
-    path = root / host.settings
+def install_agent(repo: Repository, agent: str, *, python: str, write: bool,
+                  shared: bool = False) -> AgentInstall:
+    """Merge our hooks into the agent's local file (the shared one with `shared`, or when
+    the host has none) under the work tree; `write=False` prints."""
+    shared = shared or agent not in LOCAL_FILES
+    relative = HOSTS[agent].settings if shared else LOCAL_FILES[agent]
+    path = repo.root / relative
     existing = _read(path)
-    merged = merge_hooks(existing or {}, agent, host.events, hook_command(python, agent))
-    text = json.dumps(merged, indent=2) + "\n"
+    command = portable_command(agent) if shared else hook_command(python, agent)
+    text = settings_text(existing or {}, agent, command)
     if not write:
-        return AgentInstall(agent, str(path), "printed", text)
+        return AgentInstall(agent, str(path), "printed", text, shared)
+    excluded = None if shared else _keep_out_of_git(repo, relative)
+    _mark_installed_here(repo)
     if existing is not None and path.read_text(encoding="utf-8") == text:
-        return AgentInstall(agent, str(path), "unchanged", text)
+        return AgentInstall(agent, str(path), "unchanged", text, shared, excluded)
     _write_atomically(path, text)
-    return AgentInstall(agent, str(path), "updated" if existing is not None else "installed",
-                        text)
+    action = "updated" if existing is not None else "installed"
+    return AgentInstall(agent, str(path), action, text, shared, excluded)
+
+
+def settings_text(document: dict[str, Any], agent: str, command: str) -> str:
+    """The exact bytes install writes for `document` (what `own_hook_files` compares)."""
+    merged = merge_hooks(document, agent, HOSTS[agent].events, command)
+    return json.dumps(merged, indent=2) + "\n"
 
 
 def hook_command(python: str, agent: str) -> str:
-    """The shell command the agent runs: this interpreter, our module, the agent's protocol;
+    """The local file's command: this interpreter, our module, the agent's protocol;
     `|| exit 2` (or the host's own blocking answer: hosts.py `start_failure`) blocks even
     when the interpreter itself cannot start (127 would let the tool run in every agent)."""
     return (f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent} "
             f"|| {HOSTS[agent].start_failure}")
+
+
+def portable_command(agent: str) -> str:
+    """The committed file's command: `git correx` through PATH, the same text on every
+    machine (so the file is byte-for-byte what `own_hook_files` expects). Without
+    git-correx, one line on stderr: on a teammate's clone exit 1 (every host runs the tool
+    and shows the line), never a blocked call; on the clone where someone ran `hooks
+    install` (`INSTALLED_HERE` in its git directory) the host's blocking answer
+    (`start_failure`: exit 2, or Copilot CLI's deny), so uninstalling git-correx or
+    editing PATH does not turn the gate off there."""
+    marker = "/".join(INSTALLED_HERE)
+    gone = (f"git correx: git-correx is gone from PATH on the clone that installed the "
+            f"{agent} hook, so this call is blocked; reinstall it ({INSTALL_LINE}), or "
+            f"remove .git/{marker} to turn the hook off here")
+    missing = (f"git correx: git-correx is not on PATH, so the {agent} hook of this "
+               f"repository is off here; install it: {INSTALL_LINE}")
+    here = ("d=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) && "
+            f'[ -e "$d/{marker}" ]')
+    return (f"command -v git-correx >/dev/null 2>&1 || {{ if {here}; then echo "
+            f"{shlex.quote(gone)} >&2; {HOSTS[agent].start_failure}; exit; fi; "
+            f"echo {shlex.quote(missing)} >&2; exit 1; "
+            f"}}; git correx {MARKER}{agent}")
+
+
+def _mark_installed_here(repo: Repository) -> None:
+    """Record in the git directory (never committed) that this clone installed agent hooks:
+    the portable command then fails closed here when git-correx goes missing."""
+    path = repo.common_dir.joinpath(*INSTALLED_HERE)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("git correx hooks install --agent ran in this clone: the portable "
+                    "agent hooks block when git-correx is missing\n", encoding="utf-8")
+
+
+def _keep_out_of_git(repo: Repository, relative: str) -> str | None:
+    """Make sure git ignores the local file: refuse a tracked one (it is shared, and would
+    carry this machine's interpreter to every clone), add it to `info/exclude` (never a
+    tracked `.gitignore`) unless git ignores it already; the exclude file's path or None."""
+    from gitcorrex.git import append_excludes, is_tracked, unignored_patterns
+
+    if is_tracked(repo, relative):
+        raise ConfigError(f"{relative} is tracked by git: it would carry this machine's "
+                          "interpreter path to every clone; left untouched",
+                          hint=f"untrack it (`git rm --cached {relative}`), or install "
+                               "the portable command with --shared")
+    if not unignored_patterns(repo, ["/" + relative]):
+        return None
+    return str(append_excludes(repo, ["/" + relative],
+                               why="the agent's local hook settings (git correx hooks install)"))
 
 
 def merge_hooks(document: dict[str, Any], agent: str, events: tuple[HookEvent, ...],

@@ -4,7 +4,8 @@ A shell command's writes cannot be known before it runs (`sed -i`, `rm -rf`, a g
 so the check runs after it: one state scan (the state key), one tree diff against the
 baseline that applies — the active step's baseline inside a session, else HEAD's tree — and
 every changed path judged against the manifest in force (the step's `writes`, else the
-stage's, read from HEAD). Changes inside the manifest pass silently; the rest are recorded as
+stage's, read from HEAD) — except correx's own hook files, exactly as installed
+(agents/own_hook_files.py). Changes inside the manifest pass silently; the rest are recorded as
 one `tool_call_assessed` (origin `post-tool`) and reported to the agent. With no stage and no
 session selected nothing restricts writes, and nothing is scanned. Inside a step, a shell
 call by a runtime actor other than the one that started the step is blocked, naming both
@@ -57,7 +58,10 @@ def check_workspace(request: HookRequest, options: HookOptions, *, default_cwd: 
     state_key = compute_state(repo).state_key
     if state_key == scope.baseline:
         return ALLOW
-    violations = check_changes(tree_changes(repo, scope.baseline, state_key), scope.manifest)
+    from gitcorrex.agents.own_hook_files import without_own_hook_files
+
+    changes = without_own_hook_files(repo, tree_changes(repo, scope.baseline, state_key))
+    violations = check_changes(changes, scope.manifest)
     if not violations:
         return ALLOW
     event = _record(repo, request, scope, state_key, violations, clock)

@@ -64,6 +64,7 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     signed by a trusted key; with --require-test-integrity, a test weakening no one
     accepted), 2 bad range or profile, 3 history missing (shallow clone).
     """
+    from gitcorrex.agents.own_hook_files import without_own_hook_files
     from gitcorrex.clock import now_utc
     from gitcorrex.git import discover
     from gitcorrex.ledger.provenance import current_provenance
@@ -75,7 +76,8 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
                             required=_required_pass(repo, require_pass, require_signed,
                                                     profile_from),
                             integrity=_required_integrity(repo, require_integrity,
-                                                          require_signed, record))
+                                                          require_signed, record),
+                            exempt=without_own_hook_files)
     if gate.recorded is not None:
         click.echo(f"git correx: recorded {gate.recorded} assessment(s)", err=True)
     if as_json:

@@ -17,7 +17,7 @@ from gitcorrex.cli.boundary import run_guarded
 from gitcorrex.errors import UnavailableError, UsageError
 
 if TYPE_CHECKING:
-    from gitcorrex.git import Repository
+    from gitcorrex.git import PathChange, Repository
     from gitcorrex.hooks.commit_check import CommitCheck
     from gitcorrex.hooks.push_check import BlockedUpdate
     from gitcorrex.model.conclusion import Conclusion
@@ -56,7 +56,8 @@ def _run(name: str, args: list[str]) -> Conclusion:
 
     from gitcorrex.hooks.commit_check import check_commit
 
-    check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None)
+    check = check_commit(repo, hook=name, session=os.environ.get("CORREX_SESSION") or None,
+                         exempt=_own_hook_files)
     if check.blocked:
         from gitcorrex.clock import now_utc
         from gitcorrex.hooks.block_record import record_commit_block
@@ -67,11 +68,20 @@ def _run(name: str, args: list[str]) -> Conclusion:
     return check.conclusion
 
 
+def _own_hook_files(repo: Repository, changes: list[PathChange]) -> list[PathChange]:
+    """An agent host's hook file exactly as `hooks install --agent` writes it is correx's own:
+    never a violation (imported only when a commit or push has paths to judge)."""
+    from gitcorrex.agents.own_hook_files import without_own_hook_files
+
+    return without_own_hook_files(repo, changes)
+
+
 def _pre_push(repo: Repository, args: list[str]) -> Conclusion:
     from gitcorrex.hooks.push_check import check_push, parse_updates
 
     remote = args[0] if args else "origin"
-    result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()))
+    result = check_push(repo, remote=remote, updates=parse_updates(sys.stdin.buffer.read()),
+                        exempt=_own_hook_files)
     if result.blocked:
         from gitcorrex.clock import now_utc
         from gitcorrex.hooks.block_record import record_push_block

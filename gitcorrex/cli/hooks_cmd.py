@@ -26,25 +26,31 @@ def hooks() -> None:
 @click.option("--pre-push", "pre_push", is_flag=True, help="Also install the pre-push hook.")
 @click.option("--agent", type=click.Choice(list(AGENTS)),
               help="Instead: merge the agent's hooks into its project settings file.")
+@click.option("--shared", is_flag=True,
+              help="With --agent: the settings file a team commits, with a portable "
+                   "`git correx` command (no path of this machine).")
 @click.option("--print", "print_only", is_flag=True,
               help="With --agent: print the merged settings instead of writing them.")
 @json_option
-def install(pre_push: bool, agent: str | None, print_only: bool, as_json: bool) -> Conclusion:
+def install(pre_push: bool, agent: str | None, shared: bool, print_only: bool,
+            as_json: bool) -> Conclusion:
     """Install pre-commit and pre-merge-commit (and pre-push) for this repository.
 
     An existing hook is kept as <name>.correx-chained and run first. Idempotent.
     core.hooksPath outside the repository: exit 2 with the lines to add there instead.
-    With --agent: Claude Code .claude/settings.json, Codex .codex/hooks.json, Gemini CLI
-    .gemini/settings.json, Cursor .cursor/hooks.json or Copilot CLI
-    .github/hooks/git-correx.json, merged (other settings kept).
+    With --agent: Claude Code .claude/settings.local.json (this machine only, kept out of
+    git, fails closed), or with --shared .claude/settings.json; Codex .codex/hooks.json,
+    Gemini CLI .gemini/settings.json, Cursor .cursor/hooks.json or Copilot CLI
+    .github/hooks/git-correx.json (these hosts have no local file: always the portable
+    command), merged (other settings kept).
     """
     import sys
 
     from gitcorrex.git import discover
     from gitcorrex.hooks.install import install_hooks
 
-    if agent is not None or print_only:
-        return _install_agent(agent, print_only, as_json)
+    if agent is not None or print_only or shared:
+        return _install_agent(agent, shared, print_only, as_json)
     result = install_hooks(discover(start_dir()), python=sys.executable,
                            pre_push=pre_push)
     _print_actions(result, as_json)
@@ -84,7 +90,8 @@ def status(as_json: bool) -> Conclusion:
     return Conclusion.OK
 
 
-def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> Conclusion:
+def _install_agent(agent: str | None, shared: bool, print_only: bool,
+                   as_json: bool) -> Conclusion:
     import sys
 
     from gitcorrex.agents.install import install_agent
@@ -92,16 +99,21 @@ def _install_agent(agent: str | None, print_only: bool, as_json: bool) -> Conclu
     from gitcorrex.git import discover
 
     if agent is None:
-        raise UsageError("--print needs --agent", hint="git correx hooks install --agent "
-                         "claude-code --print")
-    root = discover(start_dir()).root
-    result = install_agent(root, agent, python=sys.executable, write=not print_only)
+        raise UsageError("--print and --shared need --agent",
+                         hint="git correx hooks install --agent claude-code --shared --print")
+    result = install_agent(discover(start_dir()), agent, python=sys.executable,
+                           write=not print_only, shared=shared)
+    scope = ("shared: commit it; portable command" if result.shared else
+             "local: this machine only, kept out of git; fails closed")
     if as_json:
         emit_json({**result.as_dict(), "settings": json.loads(result.text)})
     elif print_only:
+        click.echo(printable(f"# {result.path} ({scope})"), err=True)
         click.echo(result.text, nl=False)
     else:
-        click.echo(printable(f"{result.agent}: {result.action} {result.path}"))
+        click.echo(printable(f"{result.agent}: {result.action} {result.path} ({scope})"))
+        if result.excluded:
+            click.echo(printable(f"  added to {result.excluded}"))
     return Conclusion.OK
 
 

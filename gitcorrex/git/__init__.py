@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.hookdirs import list_worktrees as list_worktrees
     from gitcorrex.git.identity import ledger_identity as ledger_identity
     from gitcorrex.git.ignores import append_excludes as append_excludes
+    from gitcorrex.git.ignores import is_tracked as is_tracked
     from gitcorrex.git.ignores import unignored_patterns as unignored_patterns
     from gitcorrex.git.ledger_pack import note_appended as note_appended
     from gitcorrex.git.ledger_pack import pack_interval as pack_interval
@@ -153,6 +154,7 @@ FACE = {
     "list_worktrees": "hookdirs",
     "ledger_identity": "identity",
     "append_excludes": "ignores",
+    "is_tracked": "ignores",
     "unignored_patterns": "ignores",
     "note_appended": "ledger_pack",
     "pack_interval": "ledger_pack",

@@ -33,6 +33,13 @@ def unignored_patterns(repo: Repository, patterns: Sequence[str]) -> list[str]:
     return [pattern for probe, pattern in probes.items() if probe not in ignored]
 
 
+def is_tracked(repo: Repository, path: str) -> bool:
+    """Whether the index holds `path` (a tracked file is never ignored, whatever the
+    patterns say)."""
+    listed = run_git(["ls-files", "-z", "--", ":(literal)" + path], cwd=repo.root).stdout
+    return bool(listed)
+
+
 def exclude_file(repo: Repository) -> Path:
     """`info/exclude` of the repository: ignored like .gitignore, never committed."""
     args = ["rev-parse", "--path-format=absolute", "--git-path", "info/exclude"]

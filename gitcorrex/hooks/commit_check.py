@@ -9,7 +9,9 @@ canonical or the manifest does not allow it, so when every path passes those two
 commit is allowed without building a record per path; otherwise `check_changes` describes
 each violation (renames labelled, change types named).
 The manifest comes from HEAD, never from the index, so a commit cannot widen its own scope
-(an edit of `.correx.toml` is itself a path the manifest must allow).
+(an edit of `.correx.toml` is itself a path the manifest must allow). Changes the caller's
+`exempt` drops are not judged: the CLI passes agents/own_hook_files (an agent host's hook
+file exactly as `hooks install --agent` writes it), knowledge this layer cannot import.
 
 Speed (benchmarks/bench_hook.py): with no stage selected the check costs one `git config`.
 Otherwise git reads HEAD and diffs the index on a thread while this process imports the
@@ -37,9 +39,8 @@ from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 from gitcorrex.model.conclusion import Conclusion
 
 if TYPE_CHECKING:
-    from gitcorrex.manifest.check import Violation
+    from gitcorrex.manifest.check import ChangeFilter, Violation
     from gitcorrex.model.write_manifest import Manifest
-
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class _Base:
     raw_diff: bytes
 
 
-def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> CommitCheck:
+def check_commit(repo: Repository, *, hook: str, session: str | None = None,
+                 exempt: ChangeFilter | None = None) -> CommitCheck:
     """Check the index git would commit against the active step's declared writes (a
     session's step is active: `session`, else `correx.session`), else HEAD's manifest for
     `correx.stage`.
@@ -97,7 +99,8 @@ def check_commit(repo: Repository, *, hook: str, session: str | None = None) -> 
                                     manifest.allows(path, gitlink=gitlink)
                                     for path, gitlink in raw_paths(base.raw_diff)):
         return CommitCheck(hook, stage, manifest, base.tree, [], step_manifest is not None)
-    violations = check_changes(parse_raw_diff(base.raw_diff), manifest)
+    changes = parse_raw_diff(base.raw_diff)
+    violations = check_changes(changes if exempt is None else exempt(repo, changes), manifest)
     return CommitCheck(hook, stage, manifest, base.tree, violations, step_manifest is not None)
 
 

@@ -20,6 +20,7 @@ against the manifest read from the base) is the one `check` runs in CI. Policy:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git import Repository, config_value, remote_default_branch, resolve_commit
@@ -27,6 +28,9 @@ from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_report import RangeReport
 from gitcorrex.model.conclusion import Conclusion
+
+if TYPE_CHECKING:
+    from gitcorrex.manifest.check import ChangeFilter
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,10 @@ def parse_updates(data: bytes) -> list[PushUpdate]:
     return updates
 
 
-def check_push(repo: Repository, *, remote: str, updates: list[PushUpdate]) -> PushCheck:
-    """Every update's range checked from its trusted base; no stage → nothing checked."""
+def check_push(repo: Repository, *, remote: str, updates: list[PushUpdate],
+               exempt: ChangeFilter | None = None) -> PushCheck:
+    """Every update's range checked from its trusted base (`exempt`: check_range); no stage
+    → nothing checked."""
     stage = config_value(repo, STAGE_CONFIG) or None
     if stage is None:
         return PushCheck(None, [])
@@ -82,7 +88,8 @@ def check_push(repo: Repository, *, remote: str, updates: list[PushUpdate]) -> P
         if update.remote_ref.startswith("refs/notes/"):
             continue  # notes (the ledger `sync` pushes) carry no commits of the work tree
         base = _base_of(repo, remote, update)
-        report = check_range(repo, spec=f"{base}..{update.local_oid}", stage=stage)
+        report = check_range(repo, spec=f"{base}..{update.local_oid}", stage=stage,
+                             exempt=exempt)
         if not report.ok:
             blocked.append(BlockedUpdate(update, report))
     return PushCheck(stage, blocked)

@@ -3,15 +3,19 @@ to do. Pure: callers bring the changes (from a hook's index, a range, or a tool 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from gitcorrex.git import PathChange
+from gitcorrex.git import PathChange, Repository
 from gitcorrex.model.repo_paths import path_problem, printable_path
 from gitcorrex.model.write_manifest import Manifest
 
 RULE_OUTSIDE_MANIFEST = "PATH_OUTSIDE_MANIFEST"
 RULE_NON_CANONICAL = "PATH_NOT_CANONICAL"
+# what a caller drops before judging: changes that are correx's own (the CLI passes
+# agents/own_hook_files, an agent host's hook file exactly as installed; this layer cannot
+# know the hosts' settings)
+ChangeFilter = Callable[[Repository, list[PathChange]], list[PathChange]]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from gitcorrex.git import (
     shallow_info,
     tree_of,
 )
-from gitcorrex.manifest.check import Violation, check_changes
+from gitcorrex.manifest.check import ChangeFilter, Violation, check_changes
 from gitcorrex.manifest.range_report import CommitReport, RangeReport
 from gitcorrex.manifest.trusted import manifest_at
 from gitcorrex.model.write_manifest import Manifest
@@ -49,8 +49,10 @@ def parse_range(spec: str) -> tuple[str, str]:
     return base, head or "HEAD"
 
 
-def check_range(repo: Repository, *, spec: str, stage: str | None) -> RangeReport:
-    """Judge every commit of `spec` and its net diff; raises when history is missing."""
+def check_range(repo: Repository, *, spec: str, stage: str | None,
+                exempt: ChangeFilter | None = None) -> RangeReport:
+    """Judge every commit of `spec` and its net diff, less what `exempt` drops (correx's own
+    hook files: manifest/check.py); raises when history is missing."""
     base_rev, head_rev = parse_range(spec)
     base, head = _commit(repo, base_rev, "base"), _commit(repo, head_rev, "head")
     commits, bases = _walk(repo, spec, base, head)
@@ -59,6 +61,8 @@ def check_range(repo: Repository, *, spec: str, stage: str | None) -> RangeRepor
     manifest = manifest_at(repo, base_tree=tree_of(repo, base), base_label=label, stage=chosen)
     pairs = _pairs(commits, head, bases)
     diffs = iter(diff_commit_pairs(repo, pairs))
+    if exempt is not None:
+        diffs = (exempt(repo, changes) for changes in diffs)
     reports = tuple(_judge_commit(commit, diffs, manifest) for commit in commits)
     net = _unique(v for _ in bases for v in check_changes(next(diffs), manifest))
     return RangeReport(spec, base, head, label, chosen, manifest, reports, tuple(bases), net)

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Protocol
 
 from gitcorrex.git import Repository
+from gitcorrex.manifest.check import ChangeFilter
 from gitcorrex.manifest.range_check import check_range
 from gitcorrex.manifest.range_record import record_range
 from gitcorrex.manifest.range_report import RangeReport
@@ -62,11 +63,12 @@ class RangeGate:
 def check_range_gate(repo: Repository, *, spec: str, stage: str | None, record: bool,
                      clock: Callable[[], datetime], provenance: Callable[[], Provenance],
                      required: Callable[[RangeReport], HeadCheck] | None,
-                     integrity: Callable[[RangeReport], HeadCheck] | None = None) -> RangeGate:
-    """Judge `spec` (raises when history is missing), record BLOCKs when `record`, then ask
-    `required` about the range's head (under its base's profile) and `integrity` about its
-    tests."""
-    report = check_range(repo, spec=spec, stage=stage)
+                     integrity: Callable[[RangeReport], HeadCheck] | None = None,
+                     exempt: ChangeFilter | None = None) -> RangeGate:
+    """Judge `spec` (raises when history is missing; `exempt`: check_range), record BLOCKs
+    when `record`, then ask `required` about the range's head (under its base's profile) and
+    `integrity` about its tests."""
+    report = check_range(repo, spec=spec, stage=stage, exempt=exempt)
     recorded = None
     if record and not report.ok:
         recorded = len(record_range(repo, report, clock=clock, provenance=provenance()))

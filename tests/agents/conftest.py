@@ -4,6 +4,9 @@ each agent sends, spelled exactly as that agent spells them."""
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CliResult, git, run_correx
+from tests.conftest import REPO_ROOT, CliResult, git, run_correx
 
 Correx = Callable[..., CliResult]
 CHECK_SCRIPT = "import pathlib, sys\nsys.exit('FAIL' in pathlib.Path('src/app.py').read_text())\n"
@@ -104,3 +107,24 @@ def json_answer(result: CliResult) -> dict[str, Any]:
     assert result.code == 0, result
     answer: dict[str, Any] = json.loads(result.stdout)
     return answer
+
+
+@pytest.fixture
+def correx_on_path(tmp_path: Path) -> dict[str, str]:
+    """An environment whose PATH has `git-correx` (a shim running this checkout) and git."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "git-correx"
+    shim.write_text(f"#!/bin/sh\nPYTHONPATH={shlex.quote(str(REPO_ROOT))} "
+                    f'exec {shlex.quote(sys.executable)} -m gitcorrex "$@"\n')
+    shim.chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{bare_path()}"}
+
+
+def bare_path() -> str:
+    """A PATH with git and sh and without git-correx (a teammate who never installed it)."""
+    dirs = {str(Path(str(shutil.which(name))).parent) for name in ("git", "sh")}
+    path = os.pathsep.join(sorted(dirs))
+    if shutil.which("git-correx", path=path):
+        pytest.skip("git-correx is installed system-wide here")
+    return path

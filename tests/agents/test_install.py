@@ -1,5 +1,7 @@
 """`git correx hooks install --agent NAME`: each agent's real settings format, merged into
-what is there, idempotent, never clobbering a file it cannot read."""
+what is there, idempotent, never clobbering a file it cannot read. Claude Code's default is
+its local file (this machine's interpreter, fail closed, kept out of git); the files a team
+commits are tested in test_shared_hooks.py."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.agents.install import LOCAL_FILES, portable_command
 from tests.agents.conftest import claude
 from tests.conftest import run_correx, write
 
-FILES = {"claude-code": ".claude/settings.json", "codex": ".codex/hooks.json",
+FILES = {"claude-code": ".claude/settings.local.json", "codex": ".codex/hooks.json",
          "gemini": ".gemini/settings.json", "cursor": ".cursor/hooks.json"}
 EVENTS = {"claude-code": {"PreToolUse", "PostToolUse", "Stop"},
           "codex": {"PreToolUse", "PostToolUse", "Stop"},
@@ -37,8 +40,9 @@ def test_install_writes_the_agents_own_file(project: Path, agent: str) -> None:
     document = json.loads((project / FILES[agent]).read_text())
     assert set(document["hooks"]) == EVENTS[agent]
     for event in EVENTS[agent]:
-        assert commands(document, event) == [
-            f"{sys.executable} -m gitcorrex assess --hook {agent} || exit 2"]
+        expected = (f"{sys.executable} -m gitcorrex assess --hook {agent} || exit 2"
+                    if agent in LOCAL_FILES else portable_command(agent))
+        assert commands(document, event) == [expected]
     if agent == "cursor":
         assert document["version"] == 1
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.agents.hosts import AGENTS
-from gitcorrex.agents.install import LAYOUTS
 from gitcorrex.model.operator_commands import OPERATOR_COMMANDS
 from tests.agents.conftest import claude, copilot, cursor, gemini, hook
 from tests.conftest import CliResult, run_correx
@@ -154,13 +153,18 @@ SHELL_TOOLS = {"claude-code": ("PreToolUse", "Bash"), "codex": ("PreToolUse", "B
                "copilot-cli": ("preToolUse", None)}
 
 
+@pytest.mark.parametrize("scope", ["default", "shared"])
 @pytest.mark.parametrize("agent", AGENTS)
-def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: str) -> None:
+def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: str, scope: str,
+                                                         correx_on_path: dict[str, str]) -> None:
     """The installed matcher selects the agent's shell tool (Cursor: its own event), and the
-    command written into the settings denies an operator command, run as the agent runs it."""
-    assert run_correx(project, "hooks", "install", "--agent", agent).code == 0
-    relative, _ = LAYOUTS[agent]
-    document = json.loads((project / relative).read_text())
+    command written into the settings — the default file (Claude Code: its local one) and
+    the shared one, which finds git correx through PATH — denies an operator command, run
+    as the agent runs it."""
+    extra = ["--shared"] if scope == "shared" else []
+    result = run_correx(project, "hooks", "install", "--agent", agent, *extra, "--json")
+    assert result.code == 0, result
+    document = json.loads(Path(json.loads(result.stdout)["path"]).read_text())
     event, tool = SHELL_TOOLS.get(agent, ("beforeShellExecution", None))
     entries = document["hooks"][event]
     ours = [e for e in entries if tool is None or re.fullmatch(e["matcher"], tool)]
@@ -168,11 +172,10 @@ def test_installed_hooks_see_shell_calls_before_they_run(project: Path, agent: s
     command = ours[0]["command"] if agent == "cursor" else ours[0]["bash"] \
         if agent == "copilot-cli" else ours[0]["hooks"][0]["command"]
     proc = subprocess.run(["sh", "-c", command], cwd=project, capture_output=True, check=False,
-                          input=shell_payload(agent, project, OPERATOR_CALLS[0]))
+                          input=shell_payload(agent, project, OPERATOR_CALLS[0]),
+                          env=correx_on_path)
     result = CliResult(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
     assert denied(agent, result) is not None, result
-
-
 
 
 @pytest.mark.parametrize("command", [

@@ -38,6 +38,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("doctor",), ("doctor", "--json"),
     ("hooks", "install", "--agent", "claude-code"),
     ("hooks", "install", "--agent", "claude-code", "--print"),
+    ("hooks", "install", "--agent", "claude-code", "--shared"),
     ("init",), ("init", "--json"), ("state",), ("state", "--json"),
     ("verify", "--expect", "full"), ("verify", "--expect", "full", "--json"),
     ("verify", "--expect", "full", "--isolated", "--json"),
