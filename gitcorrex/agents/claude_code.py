@@ -28,7 +28,8 @@ SCHEMA = ToolSchema(
     events={"PreToolUse": Event.PRE_TOOL, "PostToolUse": Event.POST_TOOL, "Stop": Event.STOP},
     write_tools=frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"}),
     read_tools=frozenset({"Read"}), shell_tools=frozenset({"Bash"}),
-    path_keys=("file_path", "notebook_path"), default_event="PreToolUse")
+    path_keys=("file_path", "notebook_path"), default_event="PreToolUse",
+    stop_message_keys=("last_assistant_message",))
 
 
 def parse(raw: bytes) -> HookRequest:
@@ -37,9 +38,10 @@ def parse(raw: bytes) -> HookRequest:
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0, nothing printed. Blocked: the structured answer for the event."""
+    """Allowed: exit 0, nothing printed (a notice for the person: `systemMessage`).
+    Blocked: the structured answer for the event."""
     if not verdict.blocked:
-        return Reply(0)
+        return notice_reply(verdict)
     if request.event == Event.PRE_TOOL:
         output = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                          "permissionDecision": "deny",
@@ -48,9 +50,17 @@ def render(request: HookRequest, verdict: Verdict) -> Reply:
     return Reply(0, json.dumps({"decision": "block", "reason": verdict.reason}) + "\n")
 
 
+def notice_reply(verdict: Verdict) -> Reply:
+    """An allowed call: exit 0 and silence, or `{"systemMessage": notice}`, which Claude
+    Code, Codex and Gemini CLI show the person."""
+    if not verdict.notice:
+        return Reply(0)
+    return Reply(0, json.dumps({"systemMessage": verdict.notice}) + "\n")
+
+
 def fail(text: str) -> Reply:
     """The blocking answer that needs no parsing on the agent's side: exit 2, stderr."""
     return Reply(BLOCK_EXIT, stderr=text)
 
 
-__all__ = ["NAME", "SCHEMA", "PayloadError", "fail", "parse", "render"]
+__all__ = ["NAME", "SCHEMA", "PayloadError", "fail", "notice_reply", "parse", "render"]

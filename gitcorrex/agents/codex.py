@@ -19,7 +19,8 @@ from gitcorrex.agents.tool_schema import parse_tool_payload
 
 PATCH_TOOL = "apply_patch"
 SCHEMA = replace(claude_code.SCHEMA, agent="codex", label="Codex",
-                 shell_tools=frozenset({"Bash", "shell", "exec_command", "local_shell"}))
+                 shell_tools=frozenset({"Bash", "shell", "exec_command", "local_shell"}),
+                 stop_message_keys=("last_assistant_message", "last-assistant-message"))
 
 
 def parse(raw: bytes) -> HookRequest:
@@ -41,9 +42,10 @@ def read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0 and silence. Blocked: exit 2, the reason on stderr."""
+    """Allowed: exit 0 and silence (a notice: `systemMessage`). Blocked: exit 2, the
+    reason on stderr."""
     if not verdict.blocked:
-        return Reply(0)
+        return claude_code.notice_reply(verdict)
     return Reply(claude_code.BLOCK_EXIT, stderr=verdict.reason)
 
 

@@ -22,7 +22,7 @@ SCHEMA = ToolSchema(
             "AfterAgent": Event.STOP},
     write_tools=frozenset({"write_file", "replace", "edit"}),
     read_tools=frozenset({"read_file"}), shell_tools=frozenset({"run_shell_command"}),
-    path_keys=("file_path", "absolute_path", "path"))
+    path_keys=("file_path", "absolute_path", "path"), stop_message_keys=("prompt_response",))
 
 
 def parse(raw: bytes) -> HookRequest:
@@ -31,9 +31,12 @@ def parse(raw: bytes) -> HookRequest:
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0 and `{}`-free silence. Blocked: `{"decision": "deny", "reason"}`."""
+    """Allowed: exit 0 and `{}`-free silence (a notice: `systemMessage`). Blocked:
+    `{"decision": "deny", "reason"}`."""
     if not verdict.blocked:
-        return Reply(0)
+        from gitcorrex.agents.claude_code import notice_reply
+
+        return notice_reply(verdict)
     return Reply(0, json.dumps({"decision": "deny", "reason": verdict.reason}) + "\n")
 
 
