@@ -85,11 +85,15 @@ def test_no_message_from_the_host_means_the_full_check(gated: Path) -> None:
 
 
 def test_gemini_and_codex_messages_are_read(gated: Path) -> None:
-    write(gated, "src/app.py", "FAIL\n")
+    write(gated, "src/app.py", "FAIL\n")  # only the full check fails
     quiet = json.loads(gemini("AfterAgent", gated))
     quiet["prompt_response"] = "Still reading the code."
-    assert hook(gated, "gemini", json.dumps(quiet).encode()).code == 0
+    result = hook(gated, "gemini", json.dumps(quiet).encode())
+    assert (result.code, result.stdout) == (0, ""), result
     codex = json.loads(stop(gated))
+    codex["last_assistant_message"] = "Still reading the code."
+    result = hook(gated, "codex", json.dumps(codex).encode())
+    assert (result.code, result.stderr) == (0, ""), result
     codex["last_assistant_message"] = "Everything is done"
     result = hook(gated, "codex", json.dumps(codex).encode())
     assert result.code == 2 and "'check'" in result.stderr, result
