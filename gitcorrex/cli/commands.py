@@ -31,8 +31,8 @@ from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           accept_tests, hooks, doctor, agents, hook, plan, gate, session, step, pause,
-                           resume, log, report, sync, attest, mcp, help_command]
+                           accept_tests, hooks, doctor, agents, hook, plan, gate, session, step,
+                           pause, resume, log, report, sync, attest, mcp, help_command]
 plan.add_command(ground)
 plan.add_command(audit)
 plan.add_command(route)

@@ -176,7 +176,7 @@ def test_a_bad_since_is_a_usage_error(project: Path) -> None:
 
 
 def test_malformed_transcript_lines_are_skipped(project: Path) -> None:
-    home, ran = scenario(project)
+    home, _ = scenario(project)
     folder = home / ".claude" / "projects" / re.sub(r"[^A-Za-z0-9]", "-",
                                                     str(project.resolve()))
     with (folder / "5f1c0d2e-claude.jsonl").open("a") as handle:

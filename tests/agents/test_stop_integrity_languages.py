@@ -54,7 +54,8 @@ CASES = {
                "cart/cart_test.go:5 TestTotal: assertions removed (1 → 0",
                GO.replace("if Total([]int{1, 2}) != 3 {",
                           "got := Total([]int{1, 2})\n\tif got != 3 {")),
-    "rust": Case("src/lib.rs", RUST, RUST.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
+    "rust": Case("src/lib.rs", RUST,
+                 RUST.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
                  "src/lib.rs:9 tests::adds: skip marker added (marked ignore)",
                  RUST.replace("assert_eq!(add(1, 2), 3);",
                               "let sum = add(1, 2);\n        assert_eq!(sum, 3);")),
@@ -62,7 +63,8 @@ CASES = {
                  JAVA.replace("assertEquals(3, new Cart(1, 2).total())", "assertTrue(true)"),
                  "src/test/java/CartTest.java:2 CartTest.total: assertion made trivially true",
                  JAVA.replace("assertEquals(3, new Cart(1, 2).total());",
-                              "Cart cart = new Cart(1, 2);\n        assertEquals(3, cart.total());")),
+                              "Cart cart = new Cart(1, 2);\n"
+                              "        assertEquals(3, cart.total());")),
 }
 
 
