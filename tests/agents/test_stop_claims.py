@@ -166,3 +166,18 @@ def test_a_weakened_test_counts_against_the_cap_too(gated: Path) -> None:
     notice = json_answer(hook(gated, "claude-code", stop(gated)))["systemMessage"]
     assert "NOT verified" in notice and "test_one" in notice
     assert observations(gated) == []  # nothing ran: the weakening was judged first
+
+
+def test_a_forged_block_count_only_brings_the_unverified_release(gated: Path) -> None:
+    """The counts are the agent's to write (they live in .git): forging them can only bring
+    the release sooner, which says the tree is NOT verified — what `stop_hook_active`
+    already gives a host after one block; the check still ran, and its failure is recorded."""
+    from tests.agents.conftest import CONVERSATION
+
+    write(gated, "src/app.py", "FAIL\n")
+    key = run_correx(gated, "state").stdout.split()[0]
+    write(gated, ".git/correx/stop-blocks.json",
+          json.dumps({"v": 1, "blocks": {f"{CONVERSATION} {key}": 99}}))
+    answer = json_answer(hook(gated, "claude-code", stop(gated, message="done")))
+    assert "decision" not in answer and "NOT verified" in answer["systemMessage"]
+    assert observations(gated) == ["fail"]
