@@ -97,6 +97,9 @@ def test_gemini_and_codex_messages_are_read(gated: Path) -> None:
     codex["last_assistant_message"] = "Everything is done"
     result = hook(gated, "codex", json.dumps(codex).encode())
     assert result.code == 2 and "'check'" in result.stderr, result
+    del codex["last_assistant_message"]  # the spelling of Codex's older notify payload
+    codex["last-assistant-message"] = "Still reading the code."
+    assert hook(gated, "codex", json.dumps(codex).encode()).code == 0
 
 
 def test_a_full_pass_satisfies_a_cheap_stop_but_a_cheap_pass_no_claim(gated: Path) -> None:
