@@ -152,6 +152,10 @@ def _reason(state_key: str, need: StopNeed, outcome: VerifyOutcome) -> str:
     lines = [f"git correx: the workspace changed and its state {state_key[:12]} has no passing "
              f"observation of {need.wanted.expectation!r} ({why}); the Stop gate ran it:",
              f"  {outcome.summary.strip()}"]
+    if outcome.result is not None and outcome.result.value == "pass":
+        lines.append(f"  but that run's commands are not those of {PROFILE_SOURCE} (the work "
+                     "tree's profile changed them): restore the profile, or have a person "
+                     "commit the change")
     lines += [f"  | {line}" for line in _tail(outcome.failing_output)]
     lines.append(f"  fix what fails (`{command}` runs it again), and finish only when it "
                  "passes (the pass is recorded on that exact state)")

@@ -184,3 +184,17 @@ def test_a_forged_block_count_only_brings_the_unverified_release(gated: Path) ->
     answer = json_answer(hook(gated, "claude-code", stop(gated, message="done")))
     assert "decision" not in answer and "NOT verified" in answer["systemMessage"]
     assert observations(gated) == ["fail"]
+
+
+def test_a_pass_of_the_work_trees_own_commands_does_not_end_the_turn(gated: Path) -> None:
+    """The agent rewrites `check` in the work tree's profile to always pass, and a person
+    even accepts that finding: the run passes, but its commands are not HEAD's profile's,
+    so the stop is still refused, and the reason says why."""
+    write(gated, "src/app.py", "FAIL\n")
+    write(gated, ".correx.toml", PROFILE.replace(
+        f"check = '{sys.executable} check.py'", f"check = '{sys.executable} -c pass'"))
+    assert run_correx(gated, "accept-tests", "--reason", "the profile is mine").code == 0
+    answer = json_answer(hook(gated, "claude-code", stop(gated, message="done")))
+    assert answer["decision"] == "block"
+    assert "not those of .correx.toml at HEAD" in answer["reason"]
+    assert observations(gated) == ["pass"]
