@@ -34,9 +34,10 @@ def parse(raw: bytes) -> HookRequest:
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0, nothing printed. Blocked: the structured answer for the event."""
+    """Allowed: exit 0, nothing printed (a notice for the person: `systemMessage`).
+    Blocked: the structured answer for the event."""
     if not verdict.blocked:
-        return Reply(0)
+        return notice_reply(verdict)
     if request.event == Event.PRE_TOOL:
         output = {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                          "permissionDecision": "deny",
@@ -45,9 +46,17 @@ def render(request: HookRequest, verdict: Verdict) -> Reply:
     return Reply(0, json.dumps({"decision": "block", "reason": verdict.reason}) + "\n")
 
 
+def notice_reply(verdict: Verdict) -> Reply:
+    """An allowed call: exit 0 and silence, or `{"systemMessage": notice}`, which Claude
+    Code, Codex and Gemini CLI show the person."""
+    if not verdict.notice:
+        return Reply(0)
+    return Reply(0, json.dumps({"systemMessage": verdict.notice}) + "\n")
+
+
 def fail(text: str) -> Reply:
     """The blocking answer that needs no parsing on the agent's side: exit 2, stderr."""
     return Reply(BLOCK_EXIT, stderr=text)
 
 
-__all__ = ["NAME", "SCHEMA", "PayloadError", "fail", "parse", "render"]
+__all__ = ["NAME", "SCHEMA", "PayloadError", "fail", "notice_reply", "parse", "render"]

@@ -41,9 +41,10 @@ def read_tool(tool: str, tool_input: dict[str, Any]) -> tuple[str | None, tuple[
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0 and silence. Blocked: exit 2, the reason on stderr."""
+    """Allowed: exit 0 and silence (a notice: `systemMessage`). Blocked: exit 2, the
+    reason on stderr."""
     if not verdict.blocked:
-        return Reply(0)
+        return claude_code.notice_reply(verdict)
     return Reply(claude_code.BLOCK_EXIT, stderr=verdict.reason)
 
 

@@ -67,7 +67,7 @@ def render(request: HookRequest, verdict: Verdict) -> Reply:
         return Reply(0, json.dumps(_deny(verdict.reason)) + "\n")
     if request.event == Event.STOP and verdict.blocked:
         return Reply(0, json.dumps({"followup_message": verdict.reason}) + "\n")
-    return Reply(0, "{}\n", verdict.reason if verdict.blocked else "")
+    return Reply(0, "{}\n", verdict.reason if verdict.blocked else verdict.notice)
 
 
 def fail(text: str) -> Reply:

@@ -26,9 +26,12 @@ def parse(raw: bytes) -> HookRequest:
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0 and `{}`-free silence. Blocked: `{"decision": "deny", "reason"}`."""
+    """Allowed: exit 0 and `{}`-free silence (a notice: `systemMessage`). Blocked:
+    `{"decision": "deny", "reason"}`."""
     if not verdict.blocked:
-        return Reply(0)
+        from gitcorrex.agents.claude_code import notice_reply
+
+        return notice_reply(verdict)
     return Reply(0, json.dumps({"decision": "deny", "reason": verdict.reason}) + "\n")
 
 

@@ -41,7 +41,9 @@ class Host:
     matcher may use for a tool the host sends under another name (Codex selects
     `apply_patch` with `Edit|Write`); `foreign_switch`: how to stop the host loading other
     hosts' files, where it has one; `start_failure`: the shell text the installed command
-    runs when git correx cannot start, in the host's blocking answer."""
+    runs when git correx cannot start, in the host's blocking answer; `stop_message_keys`:
+    where its stop event carries the agent's final message, first present wins (none: the
+    host sends no message, so every stop runs the full check: agents/claims.py)."""
 
     name: str
     label: str
@@ -55,6 +57,7 @@ class Host:
     matcher_aliases: frozenset[str] = frozenset()
     foreign_switch: str | None = None
     start_failure: str = "exit 2"
+    stop_message_keys: tuple[str, ...] = ()
 
     @property
     def event_kinds(self) -> dict[str, str]:
@@ -85,7 +88,8 @@ HOSTS: dict[str, Host] = {host.name: host for host in (
           HookEvent("PostToolUse", Event.POST_TOOL, "Bash"),
           HookEvent("Stop", Event.STOP)),
          write_tools=frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"}),
-         read_tools=frozenset({"Read"}), shell_tools=frozenset({"Bash"})),
+         read_tools=frozenset({"Read"}), shell_tools=frozenset({"Bash"}),
+         stop_message_keys=("last_assistant_message",)),
     Host("codex", "Codex", "codex", ".codex/hooks.json", (".codex/hooks.json",),
          (HookEvent("PreToolUse", Event.PRE_TOOL,
                     "apply_patch|Edit|Write|Bash|shell|exec_command|local_shell"),
@@ -93,14 +97,16 @@ HOSTS: dict[str, Host] = {host.name: host for host in (
           HookEvent("Stop", Event.STOP)),
          write_tools=frozenset({"apply_patch"}),
          shell_tools=frozenset({"Bash", "shell", "exec_command", "local_shell"}),
-         matcher_aliases=frozenset({"Edit", "Write"})),
+         matcher_aliases=frozenset({"Edit", "Write"}),
+         stop_message_keys=("last_assistant_message", "last-assistant-message")),
     Host("gemini", "Gemini CLI", "gemini", ".gemini/settings.json", (".gemini/settings.json",),
          (HookEvent("BeforeTool", Event.PRE_TOOL,
                     "write_file|replace|edit|read_file|run_shell_command"),
           HookEvent("AfterTool", Event.POST_TOOL, "run_shell_command"),
           HookEvent("AfterAgent", Event.STOP)),
          write_tools=frozenset({"write_file", "replace", "edit"}),
-         read_tools=frozenset({"read_file"}), shell_tools=frozenset({"run_shell_command"})),
+         read_tools=frozenset({"read_file"}), shell_tools=frozenset({"run_shell_command"}),
+         stop_message_keys=("prompt_response",)),
     Host("cursor", "Cursor", "cursor", ".cursor/hooks.json",
          (".cursor/hooks.json", *_CLAUDE_LOADS),
          (HookEvent("beforeShellExecution", Event.PRE_TOOL, action=Action.SHELL),

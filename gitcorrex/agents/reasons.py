@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gitcorrex.agents.request import HookRequest
+from gitcorrex.agents.request import Event, HookRequest
 from gitcorrex.model.repo_paths import printable_path
 
 if TYPE_CHECKING:
@@ -19,9 +19,13 @@ RESTORE_FIX = ("undo these changes (`git restore --source=HEAD -- PATH` for a tr
 
 
 def block_reason(request: HookRequest, outcome: AssessOutcome) -> str:
-    """A file call's blocked paths, each with its rule and fix, and any precondition signal."""
+    """A file call's blocked paths, each with its rule and fix, and any precondition signal.
+    After the fact (Cursor's afterFileEdit, a PostToolUse write) nothing was blocked: the
+    edit happened, and the words say so."""
     named = ", ".join(printable_path(path) for path in request.paths)
-    lines = [f"git correx blocked this {request.tool} (a {request.action} of {named}):"]
+    lines = [_after_fact(request, f"a {request.action} of {named}")
+             if request.event == Event.POST_TOOL
+             else f"git correx blocked this {request.tool} (a {request.action} of {named}):"]
     for path in outcome.blocked:
         lines.append(f"  {path.rule.value}: {path.path}: {path.detail}")
         lines.append(f"  instead: {path.fix}")
@@ -47,5 +51,11 @@ def shell_reason(request: HookRequest, violations: Sequence[Violation], baseline
 
 def foreign_actor_reason(request: HookRequest, refused: CorrexError) -> str:
     """A call in a step that another runtime actor started: who started it, who is acting."""
-    return (f"git correx blocked this {request.tool}: {refused.message}\n"
-            f"  instead: {refused.hint}\n")
+    head = f"git correx: this {request.tool} already ran, outside the manifest" \
+        if request.event == Event.POST_TOOL else f"git correx blocked this {request.tool}"
+    return f"{head}: {refused.message}\n  instead: {refused.hint}\n"
+
+
+def _after_fact(request: HookRequest, what: str) -> str:
+    return (f"git correx: this {request.tool} ({what}) already happened, outside the manifest "
+            "(recorded; nothing was blocked, so undo it):")

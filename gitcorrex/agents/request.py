@@ -36,6 +36,8 @@ class HookRequest:
     (a tool we do not judge).
 
     `conversation` is the agent's own session id: recorded, never taken for a correx session.
+    `last_message` is the agent's final message of the turn on a stop event (None: the host
+    sends none), read for a completion claim (claims.py).
     """
 
     agent: str
@@ -48,14 +50,17 @@ class HookRequest:
     cwd: str | None = None
     conversation: str | None = None
     stop_hook_active: bool = False
+    last_message: str | None = None
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """`blocked` with the reason the model reads (what, why, what to do instead)."""
+    """`blocked` with the reason the model reads (what, why, what to do instead); an
+    allowed verdict may carry a `notice` for the person (a Stop released by the block cap)."""
 
     blocked: bool
     reason: str = ""
+    notice: str = ""
 
 
 ALLOW = Verdict(False)

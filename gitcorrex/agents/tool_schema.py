@@ -25,7 +25,8 @@ ToolReader = Callable[[str, dict[str, Any]], tuple[str | None, tuple[str, ...]]]
 class ToolSchema:
     """One agent's names. `default_event`: what a payload without `hook_event_name` is
     (None: the key is required); `path_keys`: where a file tool names its file, first
-    present wins."""
+    present wins; `stop_message_keys`: where a stop event carries the agent's final message,
+    first present wins (none: the host sends no message)."""
 
     agent: str
     label: str
@@ -35,6 +36,7 @@ class ToolSchema:
     shell_tools: frozenset[str]
     path_keys: tuple[str, ...]
     default_event: str | None = None
+    stop_message_keys: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, host: Host, *, path_keys: tuple[str, ...],
@@ -43,7 +45,7 @@ class ToolSchema:
         return cls(agent=host.name, label=host.label, events=host.event_kinds,
                    write_tools=host.write_tools, read_tools=host.read_tools,
                    shell_tools=host.shell_tools, path_keys=path_keys,
-                   default_event=default_event)
+                   default_event=default_event, stop_message_keys=host.stop_message_keys)
 
     def read_tool(self, tool: str, tool_input: dict[str, Any]
                   ) -> tuple[str | None, tuple[str, ...]]:
@@ -71,7 +73,7 @@ def parse_tool_payload(raw: bytes, schema: ToolSchema,
     if event == Event.STOP:
         active = field(payload, "stop_hook_active", bool, required=False) or False
         return HookRequest(schema.agent, event, hook_event, cwd=cwd, conversation=conversation,
-                           stop_hook_active=active)
+                           stop_hook_active=active, last_message=_stop_message(payload, schema))
     if event == Event.IGNORED:
         return HookRequest(schema.agent, event, hook_event, cwd=cwd, conversation=conversation)
     tool = field(payload, "tool_name", str, required=True)
@@ -81,3 +83,12 @@ def parse_tool_payload(raw: bytes, schema: ToolSchema,
         if action == Action.SHELL and event == Event.PRE_TOOL else None
     return HookRequest(schema.agent, event, hook_event, tool=tool, action=action, paths=paths,
                        command=command, cwd=cwd, conversation=conversation)
+
+
+def _stop_message(payload: dict[str, Any], schema: ToolSchema) -> str | None:
+    """The agent's final message on a stop event: the first of the schema's keys present
+    (a string, or null for a turn that ended on a tool call: ""); None when none is."""
+    for key in schema.stop_message_keys:
+        if key in payload:
+            return field(payload, key, str, required=False) or ""
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from gitcorrex.cli.accept_tests_cmd import accept_tests
+from gitcorrex.cli.agents_cmd import agents
 from gitcorrex.cli.assess_cmd import assess
 from gitcorrex.cli.attest_cmd import attest
 from gitcorrex.cli.check_cmd import check
@@ -30,8 +31,8 @@ from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           accept_tests, hooks, doctor, hook, plan, gate, session, step, pause,
-                           resume, log, report, sync, attest, mcp, help_command]
+                           accept_tests, hooks, doctor, agents, hook, plan, gate, session, step,
+                           pause, resume, log, report, sync, attest, mcp, help_command]
 plan.add_command(ground)
 plan.add_command(audit)
 plan.add_command(route)

@@ -2,7 +2,8 @@
 
 - `.correx.toml`: a command's `run` changed or removed, an expectation that no longer runs
   a command, a stage's `build_expectation` or the default expectation changed, a
-  `verify_before_stop` turned off (**check command changed**; `|| true` added to a run is
+  `verify_before_stop` turned off, a `stop_expectation` set or changed (what a Stop
+  without a completion claim runs) (**check command changed**; `|| true` added to a run is
   **check neutralised**);
 - GitHub workflows and `.gitlab-ci.yml`: `continue-on-error: true` or `allow_failure:
   true` added, a shell line that swallows its failure (`cmd || true`, `|| :`, `|| exit 0`,
@@ -134,6 +135,13 @@ def _settings(old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[tuple[
     for key in keys:
         was, now = _dig(old, key), _dig(new, key)
         if was is not None and was != now and now is not True:
+            yield ".".join(key), json.dumps(was), json.dumps(now)
+    cheap = [("defaults", "stop_expectation")] + [
+        ("stages", str(name), "stop_expectation") for name in sorted(new.get("stages") or {})
+        if isinstance(new.get("stages"), dict)]
+    for key in cheap:  # set where it was not: a cheaper check for every stop
+        was, now = _dig(old, key), _dig(new, key)
+        if now is not None and was != now:
             yield ".".join(key), json.dumps(was), json.dumps(now)
 
 

@@ -93,6 +93,9 @@ class Defaults(Record):
     # an agent's Stop hook keeps it working until the changed workspace has a passing
     # observation (`git correx assess --hook AGENT` on Stop / AfterAgent / stop)
     verify_before_stop: bool = False
+    # the expectation a Stop without a completion claim runs (agents/stop_check.py); None:
+    # every Stop runs the full one (the stage's build expectation)
+    stop_expectation: Name | None = None
 
 
 class StagePolicy(Record):
@@ -114,6 +117,7 @@ class StagePolicy(Record):
     static_analysis: list[CommandLine] = Field(default_factory=list)
     precondition_threshold: int = Field(default=3, ge=1)
     verify_before_stop: bool | None = None  # None: defaults.verify_before_stop
+    stop_expectation: Name | None = None  # None: defaults.stop_expectation
 
     @field_validator("produces", "consumes")
     @classmethod
@@ -149,6 +153,7 @@ class Profile(Record):
             default_expectation=self.defaults.expectation,
             stage_expectations={name: stage.build_expectation
                                 for name, stage in self.stages.items()},
+            stop_expectations=self._stop_expectations(),
             stage_artifacts={name: (stage.produces, stage.consumes)
                              for name, stage in self.stages.items()})
         if problems:
@@ -156,6 +161,15 @@ class Profile(Record):
             raise PydanticCustomError("profile_references", "{summary}",
                                       {"summary": summary, "problems": tuple(problems)})
         return self
+
+    def _stop_expectations(self) -> dict[tuple[str, ...], str]:
+        """Each `stop_expectation` set, by its key path."""
+        named: dict[tuple[str, ...], str] = {
+            ("stages", name, "stop_expectation"): stage.stop_expectation
+            for name, stage in self.stages.items() if stage.stop_expectation}
+        if self.defaults.stop_expectation:
+            named[("defaults", "stop_expectation")] = self.defaults.stop_expectation
+        return named
 
     def expectation_names(self) -> list[str]:
         """Every name `select` accepts, including the built-in "none"."""

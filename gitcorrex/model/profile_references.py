@@ -38,12 +38,14 @@ def find_reference_problems(*, commands: Sequence[str],
                             expectations: Mapping[str, ExpectationNames],
                             expectation_names: Sequence[str], default_expectation: str | None,
                             stage_expectations: Mapping[str, str | None],
+                            stop_expectations: Mapping[tuple[str, ...], str] | None = None,
                             stage_artifacts: Mapping[str, tuple[Sequence[str], Sequence[str]]]
                             ) -> list[ProfileProblem]:
     """Names that point nowhere, reserved names misused, commands listed twice.
 
     `commands` are the defined command names (sorted), `expectation_names` every name an
     expectation may be selected by, `stage_expectations` each stage's `build_expectation`,
+    `stop_expectations` each `stop_expectation` set, by key path,
     `stage_artifacts` each stage's (`produces`, `consumes`): a consumed artifact no stage
     produces could never exist, and a step of that stage could never start.
     """
@@ -57,6 +59,8 @@ def find_reference_problems(*, commands: Sequence[str],
         if expectation is not None:
             problems += _missing(expectation, expectation_names,
                                  ("stages", name, "build_expectation"), "expectation")
+    for path, expectation in (stop_expectations or {}).items():
+        problems += _missing(expectation, expectation_names, path, "expectation")
     produced = sorted({a for produces, _ in stage_artifacts.values() for a in produces})
     for name, (_, consumes) in stage_artifacts.items():
         for index, artifact in enumerate(consumes):

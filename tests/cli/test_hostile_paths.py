@@ -46,6 +46,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("report",), ("attest", "HEAD"), ("check", "HEAD~1..HEAD", "--stage", "implement"),
     ("check", "HEAD~1..HEAD", "--json"), ("check", "HEAD~1..HEAD", "--require-test-integrity"),
     ("accept-tests", "--dry-run", "--reason", "r"), ("accept-tests", "--reason", "r", "--json"),
+    ("agents", "history"), ("agents", "history", "--json"),
     ("assess", "write", "docs/x.md", "--stage", "implement"),
     ("gate", "--stage", "implement"), ("manifest", "lint"), ("manifest", "lint", "--json"),
     ("plan", "path"), ("plan", "path", "--json"), ("plan", "ground", PLAN),

@@ -82,6 +82,18 @@ def test_profile_commands_changed_or_neutralised(make_repo: Callable[..., Path])
         ("defaults.verify_before_stop", "check_command_changed")]
 
 
+def test_a_stop_expectation_set_is_a_cheaper_stop(make_repo: Callable[..., Path]) -> None:
+    """Setting `stop_expectation` where none was makes every stop without a claim run a
+    cheaper check: named like any other change to what runs."""
+    root = make_repo(files={".correx.toml": PROFILE})
+    base = git(root, "rev-parse", "HEAD^{tree}").strip()
+    cheaper = commit_tree(root, {".correx.toml": PROFILE.replace(
+        "[expectations]\n", "[expectations]\nquick = [\"lint\"]\n").replace(
+        "verify_before_stop = true", "verify_before_stop = true\nstop_expectation = \"quick\"")})
+    assert scanned(root, base, cheaper) == [("defaults.stop_expectation",
+                                             "check_command_changed")]
+
+
 def test_workflow_and_package_scripts_told_to_pass(make_repo: Callable[..., Path]) -> None:
     package = '{"scripts": {"test": "jest", "lint": "eslint ."}}\n'
     root = make_repo(files={".github/workflows/ci.yml": WORKFLOW, "package.json": package})

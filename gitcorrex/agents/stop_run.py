@@ -1,0 +1,82 @@
+"""What one Stop needs (the full expectation or the cheap one), whether the ledger already
+holds it, and running it when it does not.
+
+"Cheap" is the operator's word, not ours: `stop_expectation` (a stage's, else `[defaults]`)
+names the expectation a Stop without a completion claim runs — a lint, a type check, the
+fast tests. Unset, every Stop runs the full one: the stage's `build_expectation`, else
+`defaults.expectation` (profiles/selection.py). The run goes through the one verify path
+(`observe_workspace`, outside any session: a Stop never settles a session's step) and is
+recorded like any `git correx verify`, so the next Stop — or `verify --reuse`, or a
+reviewer — finds it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from gitcorrex.git import Repository
+from gitcorrex.model.profile import Profile
+from gitcorrex.profiles.selection import Selection, select_expectation
+from gitcorrex.verify.outcome import VerifyOutcome
+
+
+@dataclass(frozen=True)
+class StopNeed:
+    """`wanted`: what this stop runs; `full`: the stage's build expectation, whose pass
+    satisfies any stop; `claimed`: whether the final message claimed completion."""
+
+    stage: str | None
+    claimed: bool
+    full: Selection
+    wanted: Selection
+
+    @classmethod
+    def of(cls, profile: Profile, stage: str | None, claimed: bool) -> StopNeed:
+        full = select_expectation(profile, stage=stage, expect=None)
+        cheap = stop_expectation(profile, stage)
+        wanted = full if claimed or cheap is None or cheap == full.expectation else \
+            select_expectation(profile, stage=stage, expect=cheap)
+        return cls(stage, claimed, full, wanted)
+
+    def accepted(self) -> list[Selection]:
+        """The expectations whose pass lets this stop through."""
+        return [self.full] if self.wanted is self.full else [self.full, self.wanted]
+
+
+def stop_expectation(profile: Profile, stage: str | None) -> str | None:
+    """The stage's `stop_expectation`, else the profile's default; None: none is set."""
+    policy = profile.stages.get(stage) if stage else None
+    if policy is not None and policy.stop_expectation is not None:
+        return policy.stop_expectation
+    return profile.defaults.stop_expectation
+
+
+def has_pass(repo: Repository, state_key: str, need: StopNeed) -> bool:
+    """Whether `state_key` carries a pass, under its own profile, of an accepted
+    expectation's exact commands (the question `verify --reuse` asks)."""
+    from gitcorrex import ledger
+    from gitcorrex.profiles.profile_file import tree_profiles
+    from gitcorrex.verify.reuse import find_reusable_pass
+
+    events = ledger.read_subject(repo, state_key).events
+    profile = tree_profiles(repo, [state_key])[state_key]
+    return any(find_reusable_pass(events, state_key=state_key, commands=selection.commands,
+                                  profile=profile) is not None
+               for selection in need.accepted())
+
+
+def run_expectation(repo: Repository, need: StopNeed,
+                    clock: Callable[[], datetime]) -> VerifyOutcome:
+    """Run and record `need.wanted` on the workspace, as `git correx verify --stage S
+    --expect E` would outside a session."""
+    from gitcorrex.ledger.provenance import current_provenance
+    from gitcorrex.verify.observe import observe_workspace
+    from gitcorrex.verify.outcome import SilentProgress
+    from gitcorrex.verify.request import VerifyContext, VerifyRequest
+
+    request = VerifyRequest(stage=need.stage, expect=need.wanted.expectation)
+    context = VerifyContext(os.environ, clock, current_provenance(repo), SilentProgress())
+    return observe_workspace(repo, request, context)
