@@ -58,15 +58,17 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path,
     from gitcorrex import ledger
     from gitcorrex.profiles.selection import select_expectation
     from gitcorrex.verify.reuse import find_reusable_pass
+    from gitcorrex.verify.reuse_trust import ReuseTrust
 
     selection = select_expectation(profile, stage=stage, expect=None)
     if not selection.commands:
         return ALLOW
     from gitcorrex.profiles.profile_file import tree_profiles
 
-    events = ledger.read_subject(repo, state_key).events
-    if find_reusable_pass(events, state_key=state_key, commands=selection.commands,
-                          profile=tree_profiles(repo, [state_key])[state_key]):
+    read = ledger.read_subject(repo, state_key)
+    if find_reusable_pass(read.events, state_key=state_key, commands=selection.commands,
+                          profile=tree_profiles(repo, [state_key])[state_key],
+                          trust=ReuseTrust(repo, tip=read.tip, subject=state_key)):
         return ALLOW
     return Verdict(True, _reason(state_key, selection.expectation, stage))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.agents.conftest import PROFILE, claude, cursor, gemini, hook, json_answer
 from tests.conftest import git, run_correx, write
 
@@ -88,10 +90,13 @@ def test_cursor_stop_sends_a_followup_until_verified(project: Path) -> None:
     assert json_answer(again) == {}
 
 
-def test_a_pass_under_another_profile_does_not_let_the_turn_end(project: Path) -> None:
+def test_a_pass_under_another_profile_does_not_let_the_turn_end(
+        project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """The same state key and command digests, but the line says it ran another profile
-    (added by a foreign writer): the state tree's own profile never ran, so Stop blocks."""
+    (added by a foreign writer the repository trusts: signed by an allowed signer): the
+    state tree's own profile never ran, so Stop blocks."""
     from tests.ledger_facts import note_line
+    from tests.trusted_writer import sign_ledger_tip
     from tests.verify.conftest import notes_on
 
     write(project, "src/app.py", "VALUE = 2\n")
@@ -102,4 +107,5 @@ def test_a_pass_under_another_profile_does_not_let_the_turn_end(project: Path) -
     other = git(project, "hash-object", "-w", "--stdin", input=b"version = 1\n").strip()
     note_line(project, key, genuine.kind, {**(genuine.model_extra or {}), "profile": other},
               state_key=key)
+    sign_ledger_tip(project, tmp_path_factory.mktemp("keys"))
     assert json_answer(hook(project, "claude-code", stop(project)))["decision"] == "block"
