@@ -62,8 +62,9 @@ class ReusedTrust(Record):
     key: str | None = None
 
     def describe(self) -> str:
-        """`pass by W on H, written in this clone` or `…, signed by PRINCIPAL key K`."""
-        how = "written in this clone" if self.basis is TrustBasis.OWN \
+        """`pass by W on H, written in the clone that reused it` or `…, signed by
+        PRINCIPAL key K`."""
+        how = "written in the clone that reused it" if self.basis is TrustBasis.OWN \
             else f"signed by {self.signer} key {self.key}"
         return f"pass by {self.writer}" + (f" on {self.host}" if self.host else "") + \
             f", {how}"

@@ -128,7 +128,7 @@ def _verification(fields: VerificationFields, counts: Counts | None = None) -> s
 
 def reused_text(fields: VerificationFields) -> str:
     """` reused abcdef012345 (pass by W on H, signed by P key K)`: whose pass a reuse cites
-    and how it was trusted (`written in this clone`); "" for a run."""
+    and how it was trusted (`written in the clone that reused it`); "" for a run."""
     if not fields.reused_from:
         return ""
     trust = f" ({fields.reused_trust.describe()})" if fields.reused_trust else ""

@@ -119,14 +119,14 @@ def test_show_and_report_say_whose_pass_was_reused_and_how_it_was_trusted(
     reuse(correx, dev)
     again = correx(dev, "verify", "--reuse")  # now dev's own reuse line is the newest
     assert again.code == 0 and not ran_in(dev), again
-    assert "written in this clone" in again.stdout, again
+    assert "written in the clone that reused it" in again.stdout, again
     shown = correx(dev, "show", "HEAD")
     assert shown.code == 0, shown
     assert f"signed by {CI} key SHA256:" in shown.stdout, shown
-    assert "written in this clone" in shown.stdout, shown
+    assert "written in the clone that reused it" in shown.stdout, shown
     report = correx(dev, "report", "--format", "markdown")
     assert report.code == 0, report
-    assert "written in this clone" in report.stdout, report
+    assert "written in the clone that reused it" in report.stdout, report
 
 
 def test_an_unsigned_pass_from_another_writer_is_not_reused(
