@@ -190,3 +190,22 @@ def test_the_stop_gate_ends_the_turn_on_a_trusted_pass_only(
     allowed = hook(dev, "claude-code", stop)
     assert (allowed.code, allowed.stdout) == (0, ""), allowed
     assert not ran_in(dev)
+
+
+def test_a_trusted_signed_merge_does_not_vouch_for_the_unsigned_pass_it_brought(
+        clones: Clones, tmp_path: Path, correx: Callable[..., CliResult]) -> None:
+    """The CI clone (trusted key) unites an unsigned writer's pass into a merge it signs:
+    the pass was still added by the unsigned commit below, so it saves no run."""
+    other, ci, dev = clones("other", "ci", "dev")
+    key = ssh_key(tmp_path, "ci-key")
+    sign_as(ci, key)
+    trust(dev, allowed_signers(tmp_path / "trusted", key, CI))
+    verify_tree(ci, git(ci, "mktree", input=b"").strip())  # ci's own line: sync merges
+    verified_elsewhere(correx, other)
+    assert correx(ci, "sync").code == 0
+    signers = str(tmp_path / "trusted")  # the merge is signed by the trusted key
+    git(ci, "-c", f"gpg.ssh.allowedSignersFile={signers}", "verify-commit", "refs/notes/correx")
+    assert len(git(ci, "rev-list", "--parents", "-n", "1", "refs/notes/correx").split()) == 3
+    result, fields = reuse(correx, dev)
+    assert ran_in(dev) and fields.reused_from is None, result
+    assert "is unsigned" in json.loads(result.stdout)["summary"], result
