@@ -56,15 +56,18 @@ def stop_expectation(profile: Profile, stage: str | None) -> str | None:
 
 def has_pass(repo: Repository, state_key: str, need: StopNeed) -> bool:
     """Whether `state_key` carries a pass, under its own profile, of an accepted
-    expectation's exact commands (the question `verify --reuse` asks)."""
+    expectation's exact commands, written in this clone or signed by an allowed signer (the
+    question `verify --reuse` asks)."""
     from gitcorrex import ledger
     from gitcorrex.profiles.profile_file import tree_profiles
     from gitcorrex.verify.reuse import find_reusable_pass
+    from gitcorrex.verify.reuse_trust import ReuseTrust
 
-    events = ledger.read_subject(repo, state_key).events
+    read = ledger.read_subject(repo, state_key)
     profile = tree_profiles(repo, [state_key])[state_key]
-    return any(find_reusable_pass(events, state_key=state_key, commands=selection.commands,
-                                  profile=profile) is not None
+    trust = ReuseTrust(repo, tip=read.tip, subject=state_key)  # this clone's or signed
+    return any(find_reusable_pass(read.events, state_key=state_key, commands=selection.commands,
+                                  profile=profile, trust=trust) is not None
                for selection in need.accepted())
 
 

@@ -4,15 +4,19 @@ Signing goes through `git commit-tree -S`, so it is exactly the user's git signi
 (`gpg.format` openpgp/ssh/x509, `user.signingKey`, `gpg.program`, agents); the ref still
 moves by compare-and-swap in `notes.py`. Verification asks git (`%G?`, `%GS`, `%GK`): the
 signer is the principal or key owner git verified, never the commit's committer field.
+`git config correx.trustedSigners FILE` names the ssh allowed signers every trust judgement
+of git correx checks against (reuse across writers, `--require-signed`, signed decisions), in
+place of `gpg.ssh.allowedSignersFile`, which other git commands keep using.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
-from gitcorrex.git.config import config_flag
+from gitcorrex.git.config import config_flag, config_value
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 
@@ -23,6 +27,7 @@ if TYPE_CHECKING:
 SIGN_CONFIG = "correx.sign"
 REQUIRE_CONFIG = "correx.requireSigned"
 DECISIONS_CONFIG = "correx.requireSignedDecisions"
+TRUSTED_SIGNERS_CONFIG = "correx.trustedSigners"
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,8 @@ def verify_commit_signatures(
     if not commits:
         return {}
     fields = "%x1f".join(["%H", "%G?", "%GS", "%GK"])
-    args = ["log", "--no-walk=unsorted", f"--format={fields}%x1e", *commits, "--"]
+    args = [*_trusted_signers_option(repo), "log", "--no-walk=unsorted",
+            f"--format={fields}%x1e", *commits, "--"]
     out = decode_path(run_git(args, cwd=repo.common_dir).stdout)
     found: dict[str, CommitSignature] = {}
     for record in out.split("\x1e"):
@@ -116,6 +122,24 @@ def verify_commit_signatures(
         if len(parts) == 4:
             found[parts[0]] = CommitSignature(*parts)
     return found
+
+
+def _trusted_signers_option(repo: Repository) -> list[str]:
+    """`-c gpg.ssh.allowedSignersFile=FILE` for `correx.trustedSigners` (a relative path is
+    the work tree's); [] when unset. A file that is not there is exit 2: a trust setting
+    that silently trusts no one would read as "nobody signed"."""
+    value = config_value(repo, TRUSTED_SIGNERS_CONFIG)
+    if value is None:
+        return []
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        path = (repo.work_tree or repo.common_dir) / path
+    if not path.is_file():
+        raise ConfigError(f"git config {TRUSTED_SIGNERS_CONFIG}: {path} is not a file",
+                          hint="name an ssh allowed signers file (`principal key` per line, "
+                               f"as gpg.ssh.allowedSignersFile), or `git config --unset "
+                               f"{TRUSTED_SIGNERS_CONFIG}`")
+    return ["-c", f"gpg.ssh.allowedSignersFile={path}"]
 
 
 def has_signature_header(repo: Repository, commit: str) -> bool:

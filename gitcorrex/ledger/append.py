@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from gitcorrex import git
 from gitcorrex.git import Repository, anchors_states, contention_error, ledger_identity
+from gitcorrex.ledger.own_commits import remember_own_commit
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_line import SCHEMA_VERSION, event_line
 from gitcorrex.model.kind_names import KNOWN_KINDS
@@ -88,6 +89,7 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
             time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
         else:
             raise contention_error(repo, ref, max_attempts)
+    remember_own_commit(repo, new_tip)  # what "own" means for reuse (ledger/own_commits.py)
     git.note_appended(repo, new_tip, len(lines), every=pack_every)  # the next writer's turn
     _store_folds(repo, view, new_tip, appends, batch)
     return lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from gitcorrex.git import (
     CommitSignature,
@@ -24,13 +25,15 @@ _WHY = {  # what a state means, after "the ledger commit that added it"
     "unsigned": "is unsigned",
     "unverifiable": "is signed, but git cannot check the signature (no allowed signers "
                     "file or key for it)",
-    "untrusted": "is signed by a key git does not trust (not in gpg.ssh.allowedSignersFile "
-                 "or not a trusted OpenPGP key)",
+    "untrusted": "is signed by a key git does not trust (not in the allowed signers, "
+                 "correx.trustedSigners or gpg.ssh.allowedSignersFile, nor a trusted "
+                 "OpenPGP key)",
     "bad": "carries a bad signature",
     "expired": "is signed with an expired signature",
     "expired-key": "is signed with an expired key",
     "revoked": "is signed with a revoked key",
 }
+K = TypeVar("K")
 _STATES = {"G": "verified", "U": "untrusted", "B": "bad", "X": "expired", "Y": "expired-key",
            "R": "revoked", "E": "unverifiable", "N": "unsigned"}
 
@@ -63,23 +66,34 @@ def signers_of(repo: Repository, tip: str | None, wanted: Mapping[str, str]) -> 
     """tree → the signer of the ledger commit that recorded event `wanted[tree]` on it."""
     if tip is None:
         return {}
-    commits = {tree: introducing_commit(repo, tip, tree, f'"id":"{event}"'.encode())
-               for tree, event in wanted.items()}
-    checks = verify_commit_signatures(repo, sorted({c for c in commits.values() if c}))
-    return {tree: _signer(repo, commit, checks.get(commit or ""))
-            for tree, commit in commits.items()}
+    return commit_signers(repo, {tree: introducing_commit(repo, tip, tree, _needle(event))
+                                 for tree, event in wanted.items()})
 
 
 def event_signers(repo: Repository, tip: str | None, subject: str,
                   events: Sequence[str]) -> dict[str, Signer]:
     """event id → the signer of the ledger commit that added that event to `subject`'s note."""
+    return commit_signers(repo, adding_commits(repo, tip, subject, events))
+
+
+def adding_commits(repo: Repository, tip: str | None, subject: str,
+                   events: Sequence[str]) -> dict[str, str | None]:
+    """event id → the ledger commit that added it to `subject`'s note (None: it cannot be
+    traced, e.g. a shallow ledger); {} without a tip."""
     if tip is None:
         return {}
-    commits = {event: introducing_commit(repo, tip, subject, f'"id":"{event}"'.encode())
-               for event in events}
+    return {event: introducing_commit(repo, tip, subject, _needle(event)) for event in events}
+
+
+def commit_signers(repo: Repository, commits: Mapping[K, str | None]) -> dict[K, Signer]:
+    """key → git's verdict on the signature of `commits[key]`, all checked in one process."""
     checks = verify_commit_signatures(repo, sorted({c for c in commits.values() if c}))
-    return {event: _signer(repo, commit, checks.get(commit or ""))
-            for event, commit in commits.items()}
+    return {key: _signer(repo, commit, checks.get(commit or ""))
+            for key, commit in commits.items()}
+
+
+def _needle(event: str) -> bytes:
+    return f'"id":"{event}"'.encode()
 
 
 def _signer(repo: Repository, commit: str | None, check: CommitSignature | None) -> Signer:

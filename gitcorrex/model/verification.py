@@ -7,6 +7,8 @@ workspace can never be mistaken for the state that was verified.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.events import Oid
@@ -40,6 +42,34 @@ class CommandRecord(Record):
     output: OutputEvidence | None
 
 
+class TrustBasis(str, Enum):
+    """Why a pass from the ledger may save a run here (verify/reuse_trust.py)."""
+
+    OWN = "own"  # its line was added by a ledger commit this clone wrote
+    SIGNED = "signed"  # by a commit git verified as signed by an allowed signer
+
+
+class ReusedTrust(Record):
+    """Whose pass a reuse cites and how it was trusted. `writer` and `host` are what the
+    cited event's `actor` says (a claim: any writer sets its own); `signer` and `key` are
+    what git verified on the ledger commit that added it (set only for `signed`)."""
+
+    basis: TrustBasis
+    writer: str
+    host: str | None
+    ledger_commit: str | None
+    signer: str | None = None
+    key: str | None = None
+
+    def describe(self) -> str:
+        """`pass by W on H, written in the clone that reused it` or `…, signed by
+        PRINCIPAL key K`."""
+        how = "written in the clone that reused it" if self.basis is TrustBasis.OWN \
+            else f"signed by {self.signer} key {self.key}"
+        return f"pass by {self.writer}" + (f" on {self.host}" if self.host else "") + \
+            f", {how}"
+
+
 class VerificationFields(EventPayload):
     """`workspace_verification_observed` beyond the envelope (which carries state_key).
 
@@ -47,11 +77,12 @@ class VerificationFields(EventPayload):
     under a profile the reader trusts (model/observed_pass.py). `profile_from` is the
     commit whose profile was run on purpose instead of the tree's (`verify --profile-from
     REV`, e.g. the base's profile for the CI gate); absent otherwise, so older lines stay
-    byte-equal.
+    byte-equal. `reused_trust`: on a reuse (`reused_from`), whose pass it cites and why it
+    was trusted; absent otherwise.
     """
 
     KIND = OBSERVATION_KIND
-    OMIT_WHEN_NONE = frozenset({"profile_from"})
+    OMIT_WHEN_NONE = frozenset({"profile_from", "reused_trust"})
 
     expectation: str
     result: Result
@@ -67,6 +98,7 @@ class VerificationFields(EventPayload):
     isolated: bool
     reused_from: str | None
     profile_from: Oid | None = None
+    reused_trust: ReusedTrust | None = None
 
 
 class StepChecksFields(VerificationFields):

@@ -114,7 +114,7 @@ def _payload_verdict(payload: EventPayload, step: str | None) -> str | None:
 
 
 def _verification(fields: VerificationFields, counts: Counts | None = None) -> str:
-    """`✗ fail test (test) [timeout] reused abcdef012345`; `≠ pass under another profile
+    """`✓ pass test (test) reused abcdef012345 (pass by …)`; `≠ pass under another profile
     test (test)` when `counts` says it ran another profile than the tree's."""
     result = fields.result.value
     if counts is not None and not counts(fields) and fields.result is Result.PASS:
@@ -123,7 +123,16 @@ def _verification(fields: VerificationFields, counts: Counts | None = None) -> s
     names = ", ".join(command.name for command in fields.commands)
     text += f" ({names})" if names else ""
     text += f" [{fields.reason.value}]" if fields.reason else ""
-    return text + (f" reused {fields.reused_from[:12]}" if fields.reused_from else "")
+    return text + reused_text(fields)
+
+
+def reused_text(fields: VerificationFields) -> str:
+    """` reused abcdef012345 (pass by W on H, signed by P key K)`: whose pass a reuse cites
+    and how it was trusted (`written in the clone that reused it`); "" for a run."""
+    if not fields.reused_from:
+        return ""
+    trust = f" ({fields.reused_trust.describe()})" if fields.reused_trust else ""
+    return f" reused {fields.reused_from[:12]}{trust}"
 
 
 def _session_details(payload: EventPayload) -> list[tuple[str, object]] | None:

@@ -22,6 +22,7 @@ from gitcorrex.model.observed_pass import is_under
 from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.record import EventPayload
 from gitcorrex.model.verification import CommandRecord, Result, StopReason, VerificationFields
+from gitcorrex.review.describe import reused_text
 from gitcorrex.review.gate_lines import gate_line
 from gitcorrex.review.integrity_lines import integrity_line
 from gitcorrex.review.markdown_text import html_text, markdown_text
@@ -153,6 +154,7 @@ def _verification(event: RecordedEvent, fields: VerificationFields | str,
            f"{markdown_text(actor_label(event))} at {markdown_text(event.at)}"
     if fields.reason:
         text += f" ({markdown_text(fields.reason.value)})"
+    text += markdown_text(reused_text(fields))
     if other:
         text += f" (ran profile `{fields.profile[:12]}`, the tree's is " \
                 f"{f'`{profile[:12]}`' if profile else 'none'})"

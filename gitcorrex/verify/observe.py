@@ -29,6 +29,10 @@ from gitcorrex.verify.request import VerifyContext, VerifyRequest
 from gitcorrex.verify.run_commands import CommandsRun, run_expectation, run_setup
 from gitcorrex.verify.selection import ProfileSelection, selected_commands, selected_commands_at
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.verify.reuse import Reuse
+
 
 def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
                       probe: StateProbe | None = None) -> VerifyOutcome:
@@ -94,11 +98,11 @@ def _verify_state(repo: Repository, chosen: ProfileSelection | None, request: Ve
         return VerifyOutcome(selection.expectation, before, None, None, None,
                              f"expectation {selection.expectation!r} has no commands: "
                              "nothing verified, nothing recorded (no build claim)")
-    reused = _reuse(obs, before, None) if request.reuse and not request.checks_only else None
-    if reused is not None:
-        return reused
+    reuse = _reuse(obs, before, None) if request.reuse and not request.checks_only else None
+    if reuse is not None and reuse.outcome is not None:
+        return reuse.outcome
     with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
-        return _verify_in(obs, request, context, run_dir, run_probe, before)
+        return _declined(_verify_in(obs, request, context, run_dir, run_probe, before), reuse)
 
 
 def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
@@ -119,8 +123,10 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
         return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
     moved = request.reuse and not request.checks_only and before != unset
-    reused = _reuse(obs, before, setup_line) if moved else None
-    return reused or _run_commands(obs, context, run_dir, run_probe, before, setup_line)
+    reuse = _reuse(obs, before, setup_line) if moved else None
+    if reuse is not None and reuse.outcome is not None:
+        return reuse.outcome
+    return _declined(_run_commands(obs, context, run_dir, run_probe, before, setup_line), reuse)
 
 
 def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
@@ -142,14 +148,22 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
     return record_observation(obs, before, after, commands, setup_line, changed)
 
 
-def _reuse(obs: Observation, state_key: str, setup_line: str | None) -> VerifyOutcome | None:
-    """A citation of an earlier pass of this tree and commands; None when there is none.
+def _reuse(obs: Observation, state_key: str, setup_line: str | None) -> Reuse:
+    """A citation of an earlier trusted pass of this tree and commands, or why none was.
 
     Checked before setup runs too: `--reuse` promises that nothing runs when a pass exists.
     """
     from gitcorrex.verify.reuse import reuse_pass  # the event models: only for --reuse
 
     return reuse_pass(obs, state_key, setup_line)
+
+
+def _declined(outcome: VerifyOutcome, reuse: Reuse | None) -> VerifyOutcome:
+    """The run's outcome, its summary saying which passes it did not reuse, and why."""
+    if reuse is None or not reuse.declined:
+        return outcome
+    notes = "".join(f"\nnot reused: {line}" for line in reuse.declined)
+    return outcome._replace(summary=outcome.summary + notes)
 
 
 @contextmanager

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.agents.conftest import PROFILE, claude, cursor, gemini, hook, json_answer
 from tests.conftest import git, run_correx, write
 from tests.verify.conftest import notes_on
@@ -116,11 +118,14 @@ def test_cursor_stop_sends_a_followup_until_verified(project: Path) -> None:
     assert json_answer(again) == {}
 
 
-def test_a_pass_under_another_profile_is_not_taken_from_the_ledger(project: Path) -> None:
+def test_a_pass_under_another_profile_is_not_taken_from_the_ledger(
+        project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """The same state key and command digests, but the line says it ran another profile
-    (added by a foreign writer): the state tree's own profile never ran, so the Stop gate
-    does not take it and runs the check itself."""
+    (added by a foreign writer the repository trusts: signed by an allowed signer): the
+    state tree's own profile never ran, so the Stop gate does not take it and runs the
+    check itself."""
     from tests.ledger_facts import note_line
+    from tests.trusted_writer import sign_ledger_tip
 
     write(project, "src/app.py", "VALUE = 2\n")
     assert run_correx(project, "verify", "--stage", "implement", "--quiet").code == 0
@@ -130,5 +135,6 @@ def test_a_pass_under_another_profile_is_not_taken_from_the_ledger(project: Path
     other = git(project, "hash-object", "-w", "--stdin", input=b"version = 1\n").strip()
     note_line(project, key, genuine.kind, {**(genuine.model_extra or {}), "profile": other},
               state_key=key)
+    sign_ledger_tip(project, tmp_path_factory.mktemp("keys"))
     assert hook(project, "claude-code", stop(project)).code == 0
     assert observations(project) == ["pass", "pass"]  # the forged line, then a real run

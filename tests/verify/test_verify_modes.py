@@ -244,9 +244,11 @@ def test_session_changed_paths_count_from_the_latest_pass_in_session_order(
 
 def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
         repo: Path, outside: Path, correx: Correx) -> None:
-    """A pass a newer git correx recorded (keys this version does not know, nested too) is
-    reused like any pass; the new line carries the keys this version knows."""
+    """A pass a newer git correx recorded (keys this version does not know, nested too), in
+    a ledger commit signed by a key the repository trusts, is reused like any pass; the new
+    line carries the keys this version knows."""
     from tests.ledger_facts import note_line
+    from tests.trusted_writer import sign_ledger_tip
 
     counted_project(repo, outside / "runs")
     original = verify(correx, repo)
@@ -256,6 +258,7 @@ def test_reuse_of_a_newer_writers_pass_keeps_what_this_version_knows(
     key = reference_key(repo)
     newer = note_line(repo, key, original.kind, {**fields, "runner_image": "ci:2027"},
                       state_key=key)
+    sign_ledger_tip(repo, outside)
     result = correx(repo, "verify", "--reuse")
     assert result.code == 0, result
     assert result.stdout.startswith(f"pass (reused {newer[:12]})")
@@ -271,6 +274,7 @@ def test_verify_reuse_ignores_a_pass_recorded_for_another_state_key(
     foreign writer, or copied from another note) is a pass of that state, not of this one:
     `--reuse` runs the commands instead of citing it."""
     from tests.ledger_facts import note_line
+    from tests.trusted_writer import sign_ledger_tip
 
     counted_project(repo, outside / "runs")
     original = verify(correx, repo)
@@ -280,6 +284,7 @@ def test_verify_reuse_ignores_a_pass_recorded_for_another_state_key(
     assert other != key  # the profile is ignored, so the work tree differs from HEAD only
     foreign = note_line(repo, key, original.kind, dict(original.model_extra or {}),
                         state_key=other)
+    sign_ledger_tip(repo, outside)  # a trusted writer: only the state key refuses it
     result = correx(repo, "verify", "--reuse", "--json")
     assert result.code == 0, result
     assert runs_counted(outside / "runs") == 2

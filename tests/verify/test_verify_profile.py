@@ -154,15 +154,21 @@ def test_reuse_does_not_cite_a_pass_that_ran_another_profile(
     assert runs_counted(counter) == 2
 
 
-def forge_under_another_profile(root: Path, event_fields: dict[str, object], key: str) -> str:
+def forge_under_another_profile(root: Path, event_fields: dict[str, object], key: str,
+                                keys: Path | None = None) -> str:
     """The ledger replaced by one line: `event_fields` (a genuine pass's, same command
-    digests) claiming to have run WEAK, added with `git notes` as a foreign writer would."""
+    digests) claiming to have run WEAK, added with `git notes` as a foreign writer would;
+    with `keys`, in a ledger commit signed by a key the repository trusts."""
     from tests.ledger_facts import note_line
+    from tests.trusted_writer import sign_ledger_tip
 
     git(root, "update-ref", "-d", "refs/notes/correx")
     weak = git(root, "hash-object", "-w", "--stdin", input=WEAK.encode()).strip()
-    return note_line(root, key, "workspace_verification_observed",
-                     {**event_fields, "profile": weak}, state_key=key)
+    forged = note_line(root, key, "workspace_verification_observed",
+                       {**event_fields, "profile": weak}, state_key=key)
+    if keys is not None:
+        sign_ledger_tip(root, keys)
+    return forged
 
 
 def test_reuse_does_not_cite_a_forged_pass_under_another_profile(
@@ -173,7 +179,8 @@ def test_reuse_does_not_cite_a_forged_pass_under_another_profile(
     assert correx(root, "verify", "--quiet").code == 0
     key = git(root, "rev-parse", "HEAD^{tree}").strip()
     genuine = notes_on(root, key)[-1]
-    forged = forge_under_another_profile(root, dict(genuine.model_extra or {}), key)
+    forged = forge_under_another_profile(root, dict(genuine.model_extra or {}), key,
+                                         keys=outside)  # trusted: only the profile refuses
     result = correx(root, "verify", "--reuse", "--quiet")
     assert result.code == 0, result
     assert f"reused {forged[:12]}" not in result.stdout, result
