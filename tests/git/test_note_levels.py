@@ -142,3 +142,26 @@ def test_a_foreign_append_and_ours_keep_every_line(repo: Path, engine: str) -> N
     assert shown_by_git(repo, tree) == [*shown, b"ours"]
     assert [row for row in notes.read_note(handle, git(repo, "rev-parse", REF).strip(),
                                            tree).splitlines() if row] == [*shown, b"ours"]
+
+
+def test_a_merge_of_a_levelled_note_with_an_unlevelled_one_loses_no_line(repo: Path) -> None:
+    """One clone moved the note's head down, the other appended to the head: the merged
+    ledger holds both places, and every reader sees every line of both sides."""
+    from gitcorrex.git.notes_merge import merge_notes_trees
+
+    tree = head_tree(repo)
+    handle = open_repo(repo)
+    base = append(handle, None, {tree: b"base\n"})
+    ours = append(handle, base, {tree: line(1, 40 * 1024)})  # the head moves down
+    ours = append(handle, ours, {tree: b"ours\n"})
+    git(repo, "update-ref", REF, base)  # the other clone's ledger
+    theirs = append(handle, base, {tree: b"theirs\n"})
+    merged = merge_notes_trees(handle, ours, theirs).tree
+    commit = git(repo, "commit-tree", merged, "-p", ours, "-p", theirs, "-m", "merge").strip()
+    expected = {b"base", line(1, 40 * 1024).rstrip(b"\n"), b"ours", b"theirs"}
+    for reader in (handle, discover(repo)):
+        assert set(notes.read_note(reader, commit, tree).splitlines()) - {b""} == expected
+    git(repo, "update-ref", REF, commit)
+    after = append(discover(repo), commit, {tree: b"next\n"})
+    assert set(notes.read_note(handle, after, tree).splitlines()) - {b""} == \
+        expected | {b"next"}
