@@ -4,13 +4,14 @@ storage `notes.py` chooses once this process has opened libgit2 (no git process 
 We walk the notes tree ourselves instead of using libgit2's note iterator: that iterator
 descends into every entry, including `anchors/`, which holds whole workspace trees of tens
 of thousands of files. Notes are found at any fanout git may have written (`<40hex>`,
-`ab/<38hex>`, `ab/cd/<36hex>`…); we always write `ab/<38hex>` and anchors as
+`ab/<38hex>`, `ab/cd/<36hex>`…); we write a note at the levels `note_levels.py` chooses
+(`ab/<38hex>` and, for a long note, `ab/cd/<36hex>` and `ab/cd/ef/<34hex>`) and anchors as
 `anchors/ab/<38hex>`. Only plain values leave this module: hex oids, bytes, str.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ from pygit2.enums import FileMode, ObjectType
 
 from gitcorrex.errors import UnavailableError, environmental_error
 from gitcorrex.git.identity import LedgerIdentity
+from gitcorrex.git.note_levels import DEEPEST, append_at_levels, note_path
 from gitcorrex.git.note_reads import join_note_parts
 from gitcorrex.git.ref_create import create_ref_if_absent
 from gitcorrex.git.repository import Repository
@@ -152,16 +154,29 @@ def _signed_if_configured(repo: Repository, commit: pygit2.Oid) -> pygit2.Oid:
 def _note_edits(
     handle: pygit2.Repository, root: pygit2.Tree | None, appends: Mapping[str, bytes]
 ) -> Edits:
-    """Each subject's whole note (old parts + new bytes) at `ab/<38hex>`; old places cleared."""
+    """Each subject's new bytes added at the note's levels (`note_levels.py`): the head
+    rewritten, a level moved down only when the one above outgrew its bound."""
     edits: Edits = {}
     for subject, data in appends.items():
         old = _note_paths(root, subject, 0) if root is not None else []
-        parts = [_blob_data(root, path) for path in old] if root is not None else []
-        for path in old:
-            edits[path] = None
-        blob = handle.create_blob(join_note_parts([*parts, data]))
-        edits[(subject[:2], subject[2:])] = (blob, FileMode.BLOB)
+        places = {len(path) - 1: path for path in old if len(path) - 1 <= DEEPEST}
+        write = append_at_levels(places, _part_reader(root, places), data)
+        for depth in write.cleared:
+            edits[places[depth]] = None
+        blob = handle.create_blob(write.data)
+        edits[note_path(subject, write.depth)] = (blob, FileMode.BLOB)
     return edits
+
+
+def _part_reader(root: pygit2.Tree | None,
+                 places: Mapping[int, tuple[str, ...]]) -> Callable[[int], bytes]:
+    """Reads the part at a depth of `places` (only present places are ever asked)."""
+    def read(depth: int) -> bytes:
+        if root is None:
+            raise KeyError(depth)
+        return _blob_data(root, places[depth])
+
+    return read
 
 
 def _anchor_edits(

@@ -2,16 +2,17 @@
 while this process has not opened libgit2 (pygit2 costs ~100 ms CPU to import, more than a
 whole `verify` of a small change spends in git).
 
-A commit is exactly what `notes_libgit2.commit_notes` writes — each subject's whole note
-(old parts + new lines) at `ab/<38hex>`, old places cleared, new anchors at
-`anchors/ab/<38hex>`, the same trees, parent, message and git-formed identities stamped
+A commit is exactly what `notes_libgit2.commit_notes` writes — each subject's new lines
+added at the note's levels (`note_levels.py`: the head at `ab/<38hex>` rewritten, a level
+moved down to `ab/cd/…` or `ab/cd/ef/…` only when the one above outgrew its bound), new
+anchors at `anchors/ab/<38hex>`, the same trees, parent, message and git-formed identities stamped
 now — in five processes:
 `cat-file --batch` reads the tip's trees and old note parts, `hash-object -w` stores each
 note blob, `mktree --batch` every changed tree, `commit-tree` the commit (`GIT_*_DATE`
 unset: libgit2 stamps the current time, so must we), and `update-ref REF NEW OLD` moves the
-ref only if it still points at OLD: git's own compare-and-swap under the ref's lock. A note
-git left at another fanout (flat, or `ab/cd/…` after many notes) is rare: then the append
-is handed to `notes_libgit2.commit_notes`. Reads are two processes at most: `git ls-tree`
+ref only if it still points at OLD: git's own compare-and-swap under the ref's lock. A place
+holding something other than a plain blob is rare: then the append is handed to
+`notes_libgit2.commit_notes`. Reads are two processes at most: `git ls-tree`
 finds a note's blobs, `git cat-file --batch` reads them: those live in `note_reads.py`,
 which a reader imports without this writer.
 """
@@ -24,7 +25,7 @@ from typing import TypeVar
 from gitcorrex.errors import GitCommandError, UnavailableError
 from gitcorrex.git.cat_file import ObjectReader, StoredObject
 from gitcorrex.git.identity import LedgerIdentity
-from gitcorrex.git.note_reads import join_note_parts
+from gitcorrex.git.note_levels import DEEPEST, append_at_levels
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.ref_create import create_ref_if_absent
@@ -85,11 +86,13 @@ def _commit_and_swap(repo: Repository, ref: str, tip: str | None, root: _Edit | 
 
 
 class _Edit:
-    """A tree being edited: its entries, and the subtrees opened for editing by name."""
+    """A tree being edited: its entries, and the subtrees opened for editing by name (only
+    those are written again; a subtree opened to look is kept in `looked`)."""
 
     def __init__(self, entries: Tree) -> None:
         self.entries = entries
         self.children: dict[str, _Edit] = {}
+        self.looked: dict[str, _Edit] = {}
 
     def blob(self, name: str) -> str | None:
         """The id of the blob entry `name`; None when absent; OtherFanoutError when it is
@@ -105,7 +108,7 @@ class _Edit:
 def _edited_or_none(repo: Repository, reader: ObjectReader, top: StoredObject | None,
                     appends: Mapping[str, bytes], anchors: Mapping[str, str]) -> _Edit | None:
     """The root tree `top` (None: none yet) with the append's edits; None when a note sits
-    at a fanout this writer does not edit."""
+    at a place this writer does not edit."""
     try:
         return _edited_root(repo, reader, top, appends, anchors)
     except OtherFanoutError:
@@ -117,23 +120,28 @@ def _edited_root(repo: Repository, reader: ObjectReader, top: StoredObject | Non
     """Read what the append changes under `top`, write the new note blobs, edit the trees."""
     fmt = repo.object_format
 
-    def subtree(edit: _Edit, name: str) -> _Edit:
-        if name not in edit.children:
+    def look(edit: _Edit, name: str) -> _Edit | None:
+        """The subtree `name` of `edit` (read once), or None when there is none."""
+        if name in edit.children:
+            return edit.children[name]
+        if name not in edit.looked:
             found = edit.entries.get(name)
-            stored = reader.read(found[1]) if found and found[0] == TREE_MODE else None
-            edit.children[name] = _Edit(parse_tree(stored.data, fmt) if stored else {})
+            if found is None or found[0] != TREE_MODE:
+                return None
+            stored = reader.read(found[1])
+            edit.looked[name] = _Edit(parse_tree(stored.data, fmt) if stored else {})
+        return edit.looked[name]
+
+    def subtree(edit: _Edit, name: str) -> _Edit:
+        """The subtree `name` of `edit`, opened for editing (an empty one when absent)."""
+        if name not in edit.children:
+            edit.children[name] = look(edit, name) or _Edit({})
+            edit.looked.pop(name, None)
         return edit.children[name]
 
     root = _Edit(parse_tree(top.data, fmt) if top else {})
     for subject, data in appends.items():
-        fanout = subtree(root, subject[:2])
-        if root.blob(subject) is not None or subject[2:4] in fanout.entries:
-            raise OtherFanoutError(subject)  # a flat note, or a deeper fanout
-        old = fanout.blob(subject[2:])
-        stored = reader.read(old) if old is not None else None
-        parts = [stored.data] if stored is not None else []
-        blob = write_blob(repo, join_note_parts([*parts, data]))
-        fanout.entries[subject[2:]] = (BLOB_MODE, blob)
+        _append_note(repo, root, (subject, data), look, subtree, reader)
     for oid, kind in anchors.items():
         place = subtree(subtree(root, ANCHORS), oid[:2])
         current = place.entries.get(oid[2:])
@@ -142,8 +150,47 @@ def _edited_root(repo: Repository, reader: ObjectReader, top: StoredObject | Non
     return root
 
 
+def _append_note(repo: Repository, root: _Edit, appended: tuple[str, bytes],
+                 look: Callable[[_Edit, str], _Edit | None],
+                 subtree: Callable[[_Edit, str], _Edit], reader: ObjectReader) -> None:
+    """Add `data` to `subject`'s note at its levels (`note_levels.py`), as libgit2's
+    writer does: the note's parts found at depths 0 to 3, the head rewritten, a level moved
+    down only when the one above outgrew its bound."""
+    subject, data = appended
+    places: dict[int, str] = {}
+    edit: _Edit | None = root
+    for depth in range(DEEPEST + 1):
+        if edit is None:
+            break
+        found = edit.blob(subject[2 * depth:])
+        if found is not None:
+            places[depth] = found
+        edit = look(edit, subject[2 * depth:2 * depth + 2]) if depth < DEEPEST else None
+
+    def held(depth: int) -> _Edit:
+        """The tree holding depth `depth`'s place, opened for editing down from the root."""
+        at = root
+        for level in range(depth):
+            at = subtree(at, subject[2 * level:2 * level + 2])
+        return at
+
+    def read(depth: int) -> bytes:
+        stored = reader.read(places[depth])
+        if stored is None:
+            raise UnavailableError(f"note blob {places[depth]} is missing from "
+                                   f"{repo.common_dir}", hint="run `git fsck`")
+        return stored.data
+
+    write = append_at_levels(places, read, data)
+    for depth in write.cleared:
+        del held(depth).entries[subject[2 * depth:]]
+    held(write.depth).entries[subject[2 * write.depth:]] = (BLOB_MODE,
+                                                            write_blob(repo, write.data))
+
+
 def _changed_trees(root: _Edit, object_format: str) -> list[Tree]:
-    """Every edited tree as a plain tree, children before their parent (root last)."""
+    """Every edited tree as a plain tree, children before their parent (root last). None is
+    ever left empty: a place is cleared only when the note moved deeper, below it."""
     ordered: list[Tree] = []
 
     def flatten(edit: _Edit) -> Tree:

@@ -193,4 +193,4 @@ def _store_folds(repo: Repository, view: LedgerView | None, tip: str,
     if sessions and view is not None:
         from gitcorrex.ledger.session_folds import store_session_folds
 
-        store_session_folds(repo, view.scanned_after, tip, appends, sessions)
+        store_session_folds(repo, view, tip, appends, sessions)

@@ -15,6 +15,8 @@ from gitcorrex.model.session_object import session_object_oid
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from gitcorrex.ledger.decisions import UncountedDecision
     from gitcorrex.model.events import RecordedEvent
     from gitcorrex.model.note_lines import LedgerEntry, NoteScan, ScannedNotes
@@ -27,6 +29,7 @@ class LedgerView:
         self._repo = repo
         self.tip = tip
         self._cache: dict[str, ScannedNotes] = {}
+        self._kept: dict[str, dict[str, Any] | None] = {}
         self._scans: dict[str, tuple[NoteScan, int]] = {}
         self._uncounted: dict[str, dict[str, UncountedDecision]] = {}
 
@@ -39,9 +42,32 @@ class LedgerView:
         """The session's events in session order; [] for a session never recorded."""
         return [entry.event() for entry in self.session_entries(session)]
 
+    @property
+    def repo(self) -> Repository:
+        return self._repo
+
     def last_seq(self, session: str) -> int:
-        """The session's highest seq so far (its revision); 0 before its first event."""
+        """The session's highest seq so far (its revision); 0 before its first event. Taken
+        from the fold the last writer kept for this very note when there is one (the note
+        is then not read at all), else from a scan of the note."""
+        kept = self.kept_fold(session)
+        if kept is not None:
+            return int(kept["last_seq"])
         return max((entry.seq or 0 for entry in self.session_entries(session)), default=0)
+
+    def kept_fold(self, session: str) -> dict[str, Any] | None:
+        """The fold's working state kept for the session's note as it is at this tip
+        (`ledger/session_folds.py`), when this view has not scanned that note; else None."""
+        subject = session_object_oid(session)
+        if subject in self._cache or self.tip is None:
+            return None
+        if subject not in self._kept:
+            blobs = git.note_blob_ids(self._repo, self.tip, subject)
+            found = git.load_fold(self._repo.common_dir, kept_fold_name(subject),
+                                  blobs) if blobs else None
+            fits = isinstance(found, dict) and type(found.get("last_seq")) is int
+            self._kept[subject] = found if fits else None
+        return self._kept[subject]
 
     def session_entries(self, session: str) -> list[LedgerEntry]:
         """The session's entries in session order (kind fields unparsed); [] when none."""
@@ -90,3 +116,8 @@ class LedgerView:
         from gitcorrex.ledger.decisions import counted
 
         return counted(self.scanned_on(subject).entries, self.uncounted_on(subject))
+
+
+def kept_fold_name(subject: str) -> str:
+    """The fold store's name for the working state kept beside `subject`'s fold."""
+    return f"{subject}.kept"

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from gitcorrex.model.adoption import ChangesAdoptedFields
 from gitcorrex.model.note_lines import LedgerEntry, LineActor, TypedEvent
@@ -93,14 +94,64 @@ def fold_session(session: str, events: Sequence[TypedEvent], *,
     decisions are required): a resume or a clarification among them changes nothing, and a
     lock among them does not make its unverified state the baseline.
     """
+    return fold_session_kept(session, events, revision=revision, uncounted=uncounted)[0]
+
+
+def fold_session_kept(session: str, events: Sequence[TypedEvent], *,
+                      revision: int | None = None,
+                      uncounted: frozenset[str] = frozenset()
+                      ) -> tuple[SessionState, dict[str, Any]]:
+    """`fold_session`, and the fold's working state as JSON: `continue_session_fold` goes
+    on from it over later events, so a writer that appends to a long session folds only
+    what it appended (the state alone does not hold enough: a step shown `blocked` hides
+    its own status)."""
     state = _Fold(session)
-    mine = [event for event in events if event.entry.session == session]
+    applied = _apply_all(state, events, uncounted)
+    frozen = _freeze(state, applied if revision is None else revision)
+    return frozen, _kept(state)
+
+
+def continue_session_fold(kept: dict[str, Any], events: Sequence[TypedEvent], *,
+                          revision: int) -> tuple[SessionState, dict[str, Any]]:
+    """The fold `kept` (from `fold_session_kept` or this) continued over `events`, which
+    must all come after the events it folded in session order; KeyError, TypeError or
+    ValueError when `kept` is not a fold this version kept."""
+    state = _unkept(kept)
+    _apply_all(state, events, frozenset())
+    return _freeze(state, revision), _kept(state)
+
+
+def _apply_all(state: _Fold, events: Sequence[TypedEvent], uncounted: frozenset[str]) -> int:
+    """Apply the session's events in the order given; how many were the session's."""
+    mine = [event for event in events if event.entry.session == state.session]
     for entry, payload, problem in mine:
         if payload is None:
             _unreadable(state, entry, problem or "does not fit its kind")
         elif entry.id not in uncounted or isinstance(payload, PlanLockedFields):
             _apply(state, entry, payload, counted=entry.id not in uncounted)
-    return _freeze(state, len(mine) if revision is None else revision)
+    return len(mine)
+
+
+def _kept(state: _Fold) -> dict[str, Any]:
+    """The working state as JSON (a copy: folding on changes nothing kept)."""
+    kept: dict[str, Any] = json.loads(json.dumps(asdict(state)))
+    return kept
+
+
+def _unkept(kept: dict[str, Any]) -> _Fold:
+    """The working state `_kept` gave."""
+    def optional(cls: Any, value: dict[str, Any] | None) -> Any:
+        return None if value is None else cls(**value)
+
+    steps = {step_id: _Step(**{**step, "status": StepStatus(step["status"])})
+             for step_id, step in kept["steps"].items()}
+    return _Fold(**{
+        **kept, "steps": steps, "actor": optional(RuntimeActor, kept["actor"]),
+        "baseline": optional(Baseline, kept["baseline"]),
+        "pause": optional(Pause, kept["pause"]),
+        "preconditions": {path: OpenPrecondition(**value)
+                          for path, value in kept["preconditions"].items()},
+        "problems": [FoldProblem(**problem) for problem in kept["problems"]]})
 
 
 def _apply(state: _Fold, entry: LedgerEntry, payload: EventPayload, *,

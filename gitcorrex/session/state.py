@@ -23,6 +23,8 @@ from gitcorrex.model.session_state import SessionState
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from gitcorrex.ledger.decisions import UncountedDecision
 
 
@@ -44,20 +46,29 @@ def session_state(repo: Repository, session: str) -> SessionState:
             return SessionState.from_json(stored)
         except (KeyError, TypeError, ValueError):
             pass  # not a fold this version wrote: fold again
-    state = _fold(session, note.read([subject]).get(subject, b""))
-    if state.exists:
+    state, kept = _fold_kept(session, note.read([subject]).get(subject, b""))
+    if state.exists:  # the fold for readers, its working state for the next writer
+        from gitcorrex.ledger.view import kept_fold_name
+
         store_fold(repo.common_dir, subject, blobs, state.as_json())
+        store_fold(repo.common_dir, kept_fold_name(subject), blobs, kept)
     return state
 
 
 def _fold(session: str, note: bytes, uncounted: frozenset[str] = frozenset()) -> SessionState:
     """The fold `replay --session` runs, on the note's lines (the models load only here);
     `uncounted`: decisions that do not count (none for replay)."""
+    return _fold_kept(session, note, uncounted)[0]
+
+
+def _fold_kept(session: str, note: bytes,
+               uncounted: frozenset[str] = frozenset()) -> tuple[SessionState, dict[str, Any]]:
+    """`_fold`, and the fold's working state a writer can continue (`fold_entries_kept`)."""
     from gitcorrex.model.note_lines import scan_notes
-    from gitcorrex.replay.session_entries import fold_entries
+    from gitcorrex.replay.session_entries import fold_entries_kept
 
     scanned = scan_notes([(session_object_oid(session), note)] if note else [])
-    return fold_entries(session, scanned.entries, scanned.problems, uncounted)
+    return fold_entries_kept(session, scanned.entries, scanned.problems, uncounted)
 
 
 def uncounted_in(repo: Repository, session: str) -> list[UncountedDecision]:
