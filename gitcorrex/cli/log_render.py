@@ -30,6 +30,8 @@ def render_line(line: LogLine) -> str:
         reason = f" [{status.reason}]" if status.reason else ""
         if status.profile is not None:
             reason += f" [ran profile {status.profile[:12]}, not the tree's]"
+        if status.flaky is not None:
+            reason += f" [{status.flaky}]"
         what = status.problem or status.expectation or ""
         text += f" {printable(what)}{reason} by {printable(status.by or '')}"
         text += f" {status.at[:19]}Z"
