@@ -51,7 +51,8 @@ def default_range(repo: Repository) -> ChosenRange:
             shared = merge_bases(repo, base, head) if base is not None else []
             if shared and head not in shared:
                 name = short_name(ref)
-                return ChosenRange([f"{ref}..HEAD"], None,
+                shown = name if resolve_commit(repo, name) == base else ref  # not ambiguous
+                return ChosenRange([f"{shown}..HEAD"], None,
                                    f"no range given: {name}..HEAD, the branch since its "
                                    f"merge base {shared[0][:12]} with {name}")
     return ChosenRange(["HEAD"], RECENT,

@@ -54,7 +54,7 @@ def test_report_with_no_range_covers_the_branch_since_main(
            "with main._" in out
     assert subjects(root, correx) == ["t1", "t2", "t3"]
     document = json.loads(correx(root, "report", "--json").stdout)
-    assert document["revisions"] == ["refs/heads/main..HEAD"]
+    assert document["revisions"] == ["main..HEAD"]
     assert document["chosen"].startswith("no range given: main..HEAD")
 
 
