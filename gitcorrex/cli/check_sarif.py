@@ -5,7 +5,7 @@ One run, one tool (`git correx`, its rules with ids and help), one result per fi
 (`check_findings.py`) with its file as a repository-relative URI (`%SRCROOT%`, the exact
 bytes percent-encoded) and a line; a partial fingerprint per result, so an alert that
 stays across pushes stays one alert. The log is validated against the OASIS schema by
-tests/cli/test_check_formats.py (schema: tests/cli/sarif/).
+tests/cli/test_check_formats.py (schema: tests/cli/fixtures/).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`git correx check --format sarif|github`: a SARIF 2.1.0 log valid against the OASIS schema
-checked in beside this file (one result per violating path and rule, per missing required
+checked in under tests/cli/fixtures/ (one result per violating path and rule, per missing required
 pass, with file locations; rules with ids and help), and GitHub workflow annotations within
 GitHub's 10 per kind per step, the rest summarised in one line. Real repositories and real
 `git correx` processes; `--json` stays as it was."""
@@ -17,7 +17,7 @@ from tests.conftest import CliResult, git
 from tests.manifest.range_repos import commit, gate_repo
 
 __all__ = ["gate_repo"]  # the fixture, registered here
-SCHEMA = json.loads((Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text())
+SCHEMA = json.loads((Path(__file__).parent / "fixtures" / "sarif-schema-2.1.0.json").read_text())
 
 
 def outside_commits(root: Path, count: int) -> None:
