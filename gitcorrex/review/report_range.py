@@ -45,16 +45,17 @@ def default_range(repo: Repository) -> ChosenRange:
     """The branch since its merge base with the first candidate base it shares history with
     and adds commits to; else the newest RECENT commits of HEAD."""
     head = resolve_commit(repo, "HEAD")
-    if head is not None:
-        for ref in candidate_bases(repo):
-            base = resolve_commit(repo, ref)
-            shared = merge_bases(repo, base, head) if base is not None else []
-            if shared and head not in shared:
-                name = short_name(ref)
-                shown = name if resolve_commit(repo, name) == base else ref  # not ambiguous
-                return ChosenRange([f"{shown}..HEAD"], None,
-                                   f"no range given: {name}..HEAD, the branch since its "
-                                   f"merge base {shared[0][:12]} with {name}")
+    if head is None:  # listing HEAD says what to do (commit first)
+        return ChosenRange([], None, "no range given and HEAD has no commits yet")
+    for ref in candidate_bases(repo):
+        base = resolve_commit(repo, ref)
+        shared = merge_bases(repo, base, head) if base is not None else []
+        if shared and head not in shared:
+            name = short_name(ref)
+            shown = name if resolve_commit(repo, name) == base else ref  # not ambiguous
+            return ChosenRange([f"{shown}..HEAD"], None,
+                               f"no range given: {name}..HEAD, the branch since its "
+                               f"merge base {shared[0][:12]} with {name}")
     return ChosenRange(["HEAD"], RECENT,
                        f"no range given and HEAD adds nothing to an upstream or default "
                        f"branch (upstream, origin/HEAD, main, master): the newest {RECENT} "

@@ -23,7 +23,7 @@ from gitcorrex.model.payload_problem import unfit_text
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.review.log_lines import MARKS as MARKS  # re-exported
 from gitcorrex.review.log_lines import TreeStatus
-from gitcorrex.review.observation_runs import Observed, flaky
+from gitcorrex.review.observation_runs import Observed, flaky, is_reuse
 
 
 def tree_status(tree: str, entries: Sequence[LedgerEntry], profile: str | None) -> TreeStatus:
@@ -55,14 +55,18 @@ def verifications(entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
 def _flaky(newest_first: list[LedgerEntry], expectation: str, profile: str | None
            ) -> str | None:
     """Whether the runs of `expectation` under the trusted `profile` both failed and passed
-    in one environment (observation_runs.py), said in one phrase; None when not."""
-    observed = []
+    in one environment (observation_runs.py), said in one phrase; None when not. The lines
+    are parsed whole (for their environment) only when some run failed and another passed."""
+    mine = []
     for entry in newest_first:
         payload = written_typed(entry, VerificationFields)[0].payload
         if isinstance(payload, VerificationFields) and payload.expectation == expectation \
-                and is_under(payload, profile):
-            observed.append(Observed(entry.id, payload, environment_digest(entry.event())))
-    found = flaky(observed)
+                and is_under(payload, profile) and not is_reuse(payload):
+            mine.append((entry, payload))
+    if not {Result.PASS, Result.FAIL} <= {payload.result for _, payload in mine}:
+        return None
+    found = flaky(Observed(entry.id, payload, environment_digest(entry.event()))
+                  for entry, payload in mine)
     return None if found is None else found.describe()
 
 

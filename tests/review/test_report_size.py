@@ -148,3 +148,11 @@ def test_a_6000_commit_report_stays_under_1_mib_and_says_what_it_left_out(
     assert f"`{shas[0][:12]}`…`{shas[left - 1][:12]}`" in tail  # the oldest left out
     kept = capped.stdout.split("**Left out")[0]
     assert f"`{shas[left][:12]}`" in kept and f"`{shas[left - 1][:12]}`" not in kept
+
+
+def test_report_in_a_repository_without_commits_says_to_commit_first(
+        tmp_path: Path, correx: Callable[..., CliResult]) -> None:
+    git(tmp_path, "init", "-q", "fresh")
+    result = correx(tmp_path / "fresh", "report")
+    assert result.code == 2, result
+    assert "HEAD has no commits yet" in result.stderr and "bad revision" not in result.stderr
