@@ -10,13 +10,17 @@ set -euo pipefail
 
 WORK=${1:-$(mktemp -d)}
 mkdir -p "$WORK" && cd "$WORK"
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_CONFIG_GLOBAL GIT_OBJECT_DIRECTORY EMAIL
 export GIT_CONFIG_NOSYSTEM=1 HOME="$WORK/home" GIT_AUTHOR_DATE="2026-03-02T09:00:00Z"
 export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
 mkdir -p "$HOME"
 git config --global init.defaultBranch main
-git config --global user.name "Ada Developer"
-git config --global user.email "ada@example.test"
+as() {   # who acts from here on: git's identity, which the ledger records too
+    export GIT_AUTHOR_NAME="$1" GIT_AUTHOR_EMAIL="$2" GIT_COMMITTER_NAME="$1" GIT_COMMITTER_EMAIL="$2"
+}
 show() { printf '\n$ %s\n' "$*"; "$@" || true; }   # a command and what it printed
+
+as "Ada Developer" ada@example.test
 
 git init -q --bare origin.git
 git clone -q origin.git dev 2>/dev/null && cd dev
@@ -67,12 +71,13 @@ git push -q origin feature/greeting && git correx sync origin >/dev/null
 cd "$WORK" && git clone -q origin.git ci 2>/dev/null && cd ci     # CI, as the Action runs
 git switch -q feature/greeting
 git fetch -q --no-tags origin refs/notes/correx:refs/notes/correx
-git config user.name "correx CI" && git config user.email "ci@example.test"
+as "correx CI" ci@example.test
 git correx check origin/main..HEAD --stage implement --record --format github >/dev/null || true
 git correx verify --quiet --reuse                           # CI reuses the developer's pass
 git correx sync origin >/dev/null
 
 cd "$WORK" && git clone -q origin.git review 2>/dev/null && cd review   # the reviewer
+as "Rui Reviewer" rui@example.test
 git switch -q feature/greeting
 git fetch -q --no-tags origin refs/notes/correx:refs/notes/correx
 echo "=== outputs ==="
@@ -82,6 +87,6 @@ git correx check origin/main..HEAD --stage implement --require-pass --format sar
     > review.sarif || true
 printf '\n$ git correx check origin/main..HEAD --stage implement --require-pass --format sarif > review.sarif\n'
 show python3 -c 'import json; print(json.dumps(json.load(open("review.sarif"))["runs"][0]["results"], indent=2))'
-show git correx log
 show git ls-remote origin "refs/notes/*"
+show git correx log
 show git correx show HEAD
