@@ -33,6 +33,7 @@ class ExpectationLine:
     newest_run: bool = True  # whether the shown run is the newest of them
     reusers: tuple[str, ...] = ()  # who reused the shown run, newest first, one per reuse
     flaky: Flaky | None = None
+    cites_missing: str | None = None  # a reuse shown as itself: the run it cites is not here
 
 
 def expectation_lines(verifications: list[RecordedEvent], profile: str | None,
@@ -68,7 +69,8 @@ def _folded(group: list[tuple[RecordedEvent, VerificationFields]], *, trusted: b
     runs = runs_of(observed)
     newest = bool(runs) and runs[0].id == shown_event.id
     return ExpectationLine(shown_event, shown_fields, len(runs), newest, reusers,
-                           flaky(observed) if trusted else None)
+                           flaky(observed) if trusted else None,
+                           shown_fields.reused_from if original is None else None)
 
 
 def reused_text(reusers: tuple[str, ...]) -> str:
@@ -85,6 +87,8 @@ def reused_text(reusers: tuple[str, ...]) -> str:
 
 def earlier_text(line: ExpectationLine) -> Iterator[str]:
     """The notes after a verification line: reuses, earlier runs, flakiness."""
+    if line.cites_missing is not None:
+        yield f"a reuse of {line.cites_missing[:12]}, a run not recorded on this tree"
     if line.reusers:
         yield reused_text(line.reusers)
     if line.runs > 1:

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import CliResult, git
+from tests.conftest import CliResult, git, write
 from tests.manifest.range_repos import commit, gate_repo
 
 __all__ = ["gate_repo"]  # the fixture, registered here
@@ -103,3 +103,15 @@ def test_json_stays_and_cannot_be_asked_with_another_format(
     assert json.loads(check(gate_repo, correx, "--format", "json").stdout)["ok"] is False
     refused = check(gate_repo, correx, "--json", "--format", "sarif")
     assert refused.code == 2 and "--json and --format sarif" in refused.stderr
+
+
+def test_a_hostile_path_cannot_forge_a_workflow_command(
+        gate_repo: Path, correx: Callable[..., CliResult]) -> None:
+    root = gate_repo
+    write(root, "docs/x\n::error file=a.py::forged%0A.md", "x\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "hostile\n::warning::forged subject")
+    lines = check(root, correx, "--format", "github").stdout.splitlines()
+    commands = [line for line in lines if line.startswith("::")]
+    assert len(commands) == 1 and commands[0].startswith("::error file=docs/x\\n%3A%3Aerror ")
+    assert "%250A" in commands[0]

@@ -132,3 +132,22 @@ def test_environment_digest_reads_the_recorded_fingerprint_or_none() -> None:
     assert environment_digest(RecordedEvent.model_validate(envelope)) is None  # older line
     odd = RecordedEvent.model_validate({**envelope, "environment": {"digest": 7}})
     assert environment_digest(odd) is None
+
+
+def test_a_reuse_citing_a_run_not_on_the_tree_says_so(
+        repo: Path, correx: Callable[..., CliResult]) -> None:
+    """Another writer's line claiming to reuse a run nobody recorded here is shown as what
+    it is, never as the run itself."""
+    from dataclasses import replace
+
+    from tests.conftest import in_process
+    from tests.ledger_facts import record, verification_draft
+
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    draft = verification_draft(in_process(repo), tree, "pass")
+    assert isinstance(draft.payload, VerificationFields)
+    forged = draft.payload.model_copy(update={"reused_from": "f" * 64})
+    record(repo, replace(draft, payload=forged))
+    out = correx(repo, "report", "HEAD").stdout
+    assert "(a reuse of ffffffffffff, a run not recorded on this tree)" in out
+
