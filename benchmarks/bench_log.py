@@ -113,13 +113,13 @@ def main() -> int:
     args = parser.parse_args()
     path = args.workdir / "log-history"
     record_verifications(path, build_history(path, args.commits))
-    listed = subprocess.run([*correx_script(), "log"], cwd=path, capture_output=True,
+    listed = subprocess.run([*correx_script(), "log", "--all"], cwd=path, capture_output=True,
                             check=True).stdout.decode().splitlines()
     assert len(listed) == args.commits and all(" - none " not in line and " ≠ " not in line
                                                for line in listed)
-    log_argv = " ".join([*correx_script(), "log"])
+    log_argv = " ".join([*correx_script(), "log", "--all"])
     times, cpu_times = time_commands_cpu({
-        "git correx log": [*correx_script(), "log"],
+        "git correx log": [*correx_script(), "log", "--all"],
         "git correx log, statuses not stored (every note new)":
             f"rm -f .git/correx/folds/log-status*.json; {log_argv} >/dev/null",
         "git log --format='%h %s'": ["git", "log", "--format=%h %s"]}, args.runs, path)

@@ -93,8 +93,8 @@ def fixtures(args: argparse.Namespace, needed: set[str]) -> dict[str, Path]:
 
 # (name, fixture, arguments, cold): what is timed.
 CASES: list[tuple[str, str, list[str], bool]] = [
-    ("log (warm)", "log", ["log"], False),
-    ("log (cold fold)", "log", ["log"], True),
+    ("log (warm)", "log", ["log", "--all"], False),
+    ("log (cold fold)", "log", ["log", "--all"], True),
     ("replay --json", "replay", ["replay", "--json"], False),
     ("replay (text)", "replay", ["replay"], False),
     ("session status (warm)", "session", ["session", "status", SESSION, "--json"], False),

@@ -99,8 +99,9 @@ def plant_and_run(bug: PlantedBug, copy: Path, *, each: bool) -> Verdict:
             [_judged(copy, bug.tests)]
     finally:
         path.write_bytes(kept)
-        _drop_bytecode(path)
-        py_compile.compile(str(path), doraise=True)
+        if path.suffix == ".py":  # a planted workflow or hook script has no bytecode
+            _drop_bytecode(path)
+            py_compile.compile(str(path), doraise=True)
     seconds = time.monotonic() - started
     worst = next((run for run in runs if run[0] != "killed"), None)
     if worst is not None:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from gitcorrex.git import Repository
-    from gitcorrex.manifest.range_gate import HeadCheck
+    from gitcorrex.manifest.range_gate import HeadCheck, RangeGate
     from gitcorrex.manifest.range_report import RangeReport
     from gitcorrex.review.require_pass import RequiredPass
 
@@ -49,10 +49,16 @@ if TYPE_CHECKING:
     "person accepted it on the head's tree (also `git config correx.requireTestIntegrity "
     "true`).",
 )
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "sarif", "github"]),
+    default="text", show_default=True,
+    help="text for people; json (= --json); sarif: a SARIF 2.1.0 log for code scanning; "
+    "github: workflow annotations (at most 10, the rest summarised), then the text.",
+)
 @json_option
 def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
           require_signed: bool, profile_from: str | None, require_integrity: bool,
-          as_json: bool) -> Conclusion:
+          output_format: str, as_json: bool) -> Conclusion:
     """Check every commit of BASE..HEAD and the net diff against BASE's manifest.
 
     A merge is judged against its first parent, except paths it takes unchanged from
@@ -70,6 +76,9 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
     from gitcorrex.ledger.provenance import current_provenance
     from gitcorrex.manifest.range_gate import check_range_gate
 
+    if as_json and output_format not in ("text", "json"):
+        raise UsageError(f"--json and --format {output_format} ask for two outputs",
+                         hint="give one of them")
     repo = discover(start_dir())
     gate = check_range_gate(repo, spec=range_spec, stage=stage, record=record, clock=now_utc,
                             provenance=lambda: current_provenance(repo),
@@ -80,14 +89,26 @@ def check(range_spec: str, stage: str | None, record: bool, require_pass: bool,
                             exempt=without_own_hook_files)
     if gate.recorded is not None:
         click.echo(f"git correx: recorded {gate.recorded} assessment(s)", err=True)
-    if as_json:
-        click.echo(json.dumps(gate.as_dict(), indent=2, sort_keys=True, ensure_ascii=True))
-    else:
-        click.echo(render_text(gate.report), nl=False)
-        for head_check in (gate.required, gate.integrity):
-            if head_check is not None:
-                click.echo(printable_lines(head_check.describe()))
+    click.echo(_output(gate, "json" if as_json else output_format), nl=False)
     return gate.conclusion
+
+
+def _output(gate: RangeGate, output_format: str) -> str:
+    """The gate's outcome in the format asked for, ending with a newline."""
+    if output_format == "json":
+        return json.dumps(gate.as_dict(), indent=2, sort_keys=True, ensure_ascii=True) + "\n"
+    if output_format == "sarif":
+        from gitcorrex.cli.check_sarif import sarif_log
+
+        return sarif_log(gate)
+    text = render_text(gate.report) + "".join(
+        printable_lines(head_check.describe()) + "\n"
+        for head_check in (gate.required, gate.integrity) if head_check is not None)
+    if output_format == "github":
+        from gitcorrex.cli.check_annotations import workflow_annotations
+
+        return workflow_annotations(gate) + text
+    return text
 
 
 def _required_pass(repo: Repository, require_pass: bool, require_signed: bool,

@@ -10,6 +10,9 @@ from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.model.printable import printable
 from gitcorrex.review.log_lines import LogLine, LogResult
 
+SCREENFUL = 20  # commits `log` shows with no range when stdout is not a terminal
+MIN_SCREENFUL = 5
+
 
 def log_output(result: LogResult, *, as_json: bool) -> tuple[str, str]:
     """(stdout, stderr): the lines or the JSON document, and one line per ledger problem."""
@@ -30,6 +33,8 @@ def render_line(line: LogLine) -> str:
         reason = f" [{status.reason}]" if status.reason else ""
         if status.profile is not None:
             reason += f" [ran profile {status.profile[:12]}, not the tree's]"
+        if status.flaky is not None:
+            reason += f" [{status.flaky}]"
         what = status.problem or status.expectation or ""
         text += f" {printable(what)}{reason} by {printable(status.by or '')}"
         text += f" {status.at[:19]}Z"
@@ -40,16 +45,41 @@ def render_line(line: LogLine) -> str:
 
 
 def print_log(*, revisions: tuple[str, ...], limit: int | None, verify_signatures: bool,
-              as_json: bool) -> Conclusion:
-    """Print one line per commit (or the `--json` document), problems on stderr; ok."""
+              as_json: bool, show_all: bool = False) -> Conclusion:
+    """Print one line per commit (or the `--json` document), problems on stderr; ok. With
+    no range, no `-n` and no `--all`: a screenful, and a line on stderr when more exist."""
     from pathlib import Path
 
     from gitcorrex.git import discover
     from gitcorrex.review.log import log_commits
 
-    result = log_commits(discover(Path.cwd()), revisions=list(revisions), limit=limit,
+    if show_all and limit is not None:
+        from gitcorrex.errors import UsageError
+
+        raise UsageError("-n and --all contradict each other", hint="give one of them")
+    screen = screenful() if not (revisions or limit or show_all) else None
+    result = log_commits(discover(Path.cwd()), revisions=list(revisions),
+                         limit=limit if screen is None else screen + 1,
                          verify_signatures=verify_signatures)
+    more = screen is not None and len(result.lines) > screen
+    if more:
+        result = LogResult(result.lines[:screen], result.problems)
     out, err = log_output(result, as_json=as_json)
     sys.stderr.write(err)
     sys.stdout.write(out)
+    if more:
+        sys.stderr.write(f"git correx log: the newest {screen} commits (a screenful); "
+                         "-n N or --all for more, or name a range\n")
     return Conclusion.OK
+
+
+def screenful() -> int:
+    """How many commits `log` shows with no range: the terminal's height less two lines
+    (the note and the prompt) when stdout is a terminal, else SCREENFUL."""
+    import os
+
+    try:
+        rows = os.get_terminal_size(sys.stdout.fileno()).lines if sys.stdout.isatty() else 0
+    except (OSError, ValueError):
+        rows = 0
+    return max(rows - 2, MIN_SCREENFUL) if rows else SCREENFUL

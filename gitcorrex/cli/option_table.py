@@ -81,6 +81,7 @@ COMMANDS: dict[tuple[str, ...], Grammar] = {
         "options": {
             "-n": ("limit", "value", None),
             "--max-count": ("limit", "value", None),
+            "--all": ("show_all", "flag", True),
             "--verify-signatures": ("verify_signatures", "flag", True),
             "--json": ("as_json", "flag", True),
             "-h": ("", "click", None),
@@ -90,6 +91,7 @@ COMMANDS: dict[tuple[str, ...], Grammar] = {
         "defaults": {
             "revisions": (),
             "limit": None,
+            "show_all": False,
             "verify_signatures": False,
             "as_json": False,
         },

@@ -89,6 +89,8 @@ if TYPE_CHECKING:
     from gitcorrex.git.process import encode_path as encode_path
     from gitcorrex.git.process import git_version as git_version
     from gitcorrex.git.push_report import RefStatus as RefStatus
+    from gitcorrex.git.remotes import head_branch as head_branch
+    from gitcorrex.git.remotes import head_upstream as head_upstream
     from gitcorrex.git.remotes import remote_default_branch as remote_default_branch
     from gitcorrex.git.repository import Repository as Repository
     from gitcorrex.git.repository import discover as discover
@@ -199,6 +201,8 @@ FACE = {
     "git_version": "process",
     "RefStatus": "push_report",
     "remote_default_branch": "remotes",
+    "head_branch": "remotes",
+    "head_upstream": "remotes",
     "Repository": "repository",
     "discover": "repository",
     "require_ledger_format": "repository",

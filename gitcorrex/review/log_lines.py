@@ -33,13 +33,14 @@ class TreeStatus:
     event: str | None = None
     problem: str | None = None
     profile: str | None = None
+    flaky: str | None = None  # the runs both failed and passed (review/observation_runs.py)
 
     @property
     def mark(self) -> str:
         return MARKS.get(self.result, "?")
 
     def as_dict(self) -> dict[str, str | None]:
-        """The JSON form; `problem` and `profile` only when set (documents stay as they
+        """The JSON form; `problem`, `profile` and `flaky` only when set (documents stay as they
         were)."""
         document = {"tree": self.tree, "result": self.result, "expectation": self.expectation,
                     "reason": self.reason, "by": self.by, "at": self.at, "event": self.event}
@@ -47,6 +48,8 @@ class TreeStatus:
             document["problem"] = self.problem
         if self.profile is not None:
             document["profile"] = self.profile
+        if self.flaky is not None:
+            document["flaky"] = self.flaky
         return document
 
 

@@ -26,6 +26,7 @@ from gitcorrex.model.verification import VerificationFields
 from gitcorrex.profiles.profile_file import tree_profiles
 from gitcorrex.replay.session_entries import fold_entries
 from gitcorrex.review.gate_lines import GATE_KINDS
+from gitcorrex.review.report_range import default_range
 from gitcorrex.review.tree_status import TreeStatus, tree_status
 
 INTEGRITY_KINDS = frozenset({WeakeningFound.KIND, WeakeningsAccepted.KIND})
@@ -67,17 +68,25 @@ class CommitFacts:
 
 @dataclass(frozen=True)
 class Report:
+    """`chosen` says which range was taken when none was given (report_range.py)."""
+
     revisions: list[str]
     commits: list[CommitFacts]
     problems: list[Problem]
+    chosen: str | None = None
 
     def count(self, result: str) -> int:
         return sum(1 for facts in self.commits if facts.status.result == result)
 
 
 def build_report(repo: Repository, *, revisions: list[str]) -> Report:
-    """Every commit of `revisions` (default HEAD), oldest first, with its recorded facts."""
-    commits = list_commits(repo, revisions, oldest_first=True)
+    """Every commit of `revisions`, oldest first, with its recorded facts; with none, of
+    the branch since it left its upstream or default branch (report_range.py)."""
+    chosen = None if revisions else default_range(repo)
+    if chosen is not None:
+        revisions = chosen.revisions
+    commits = list_commits(repo, revisions, oldest_first=True,
+                           limit=None if chosen is None else chosen.limit)
     trees = read_subjects(repo, (commit.tree for commit in commits))
     names = sorted({e.session for c in commits for e in trees.on(c.tree) if e.session})
     sessions = read_subjects(repo, (session_object_oid(name) for name in names), at=trees)
@@ -85,7 +94,8 @@ def build_report(repo: Repository, *, revisions: list[str]) -> Report:
     profiles = tree_profiles(repo, [commit.tree for commit in commits])
     facts = [_facts(commit, trees.on(commit.tree), outcomes, profiles[commit.tree])
              for commit in commits]
-    return Report(revisions or ["HEAD"], facts, [*trees.problems, *sessions.problems])
+    return Report(revisions, facts, [*trees.problems, *sessions.problems],
+                  None if chosen is None else chosen.said)
 
 
 def _facts(commit: LoggedCommit, entries: Sequence[LedgerEntry],

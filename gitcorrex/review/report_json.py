@@ -7,10 +7,15 @@ from gitcorrex.review.report import CommitFacts, Report
 
 
 def report_as_dict(report: Report) -> dict[str, object]:
-    """`{"revisions", "commits": [...], "problems"}`; events in full, newest first."""
-    return {"revisions": report.revisions,
-            "commits": [_commit(facts) for facts in report.commits],
-            "problems": [problem.as_dict() for problem in report.problems]}
+    """`{"revisions", "commits": [...], "problems"}` (and `"chosen"`, the sentence saying
+    which range was taken, when none was given); events in full, newest first."""
+    document: dict[str, object] = {
+        "revisions": report.revisions,
+        "commits": [_commit(facts) for facts in report.commits],
+        "problems": [problem.as_dict() for problem in report.problems]}
+    if report.chosen is not None:
+        document["chosen"] = report.chosen
+    return document
 
 
 def _commit(facts: CommitFacts) -> dict[str, object]:

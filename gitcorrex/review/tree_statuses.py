@@ -10,8 +10,9 @@ only grow by new blobs. So:
 - a status is decided under the tree's own profile (model/observed_pass.py), a property
   of the tree: the blob of every tree's `.correx.toml` comes from one `git cat-file`;
 - each status is stored keyed by those note blob ids and the tree's profile blob
-  (`git/fold_store.py`, table `log-status-3`: the older tables held statuses decided
-  without the profile, so the tables never share a file);
+  (`git/fold_store.py`, table `log-status-4`: the older tables held statuses decided
+  without the profile (1, 2) or without the flaky marker (3), so the tables never share a
+  file);
 - only trees whose notes changed since are read (`git cat-file --batch`) and folded
   (`tree_status.py`), which alone loads the models.
 """
@@ -28,7 +29,7 @@ TYPE_CHECKING = False  # no `typing` at run time: the stored-status path never n
 if TYPE_CHECKING:
     from typing import Any
 
-TABLE = "log-status-3"
+TABLE = "log-status-4"
 TABLE_LIMIT = 50_000
 
 

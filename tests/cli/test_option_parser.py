@@ -133,7 +133,8 @@ def test_a_repeated_option_keeps_what_click_keeps() -> None:
     assert params is not None
     assert (params["artifacts"], params["stage"], params["quiet"]) == (("a=1", "b=2"), "t", True)
     assert parse_params(COMMANDS[("log",)], ["-n5", "--max-count", "2"]) == {
-        "revisions": (), "limit": 2, "verify_signatures": False, "as_json": False}
+        "revisions": (), "limit": 2, "show_all": False, "verify_signatures": False,
+        "as_json": False}
 
 
 def test_what_click_must_answer_is_left_to_it() -> None:

@@ -106,7 +106,7 @@ def test_report_shows_the_latest_observation_per_expectation(
     record(repo, verification_draft(handle, tree, "pass"), seconds=2)
     out = correx(repo, "report", "HEAD").stdout
     assert "- ✓ verification pass **test** by ada@example.test at " \
-           "2026-01-01T00:00:02.000000Z (latest of 2 observations)" in out
+           "2026-01-01T00:00:02.000000Z (latest of 2 runs)" in out
     assert "OLD FAILURE" not in out and "<details>" not in out
 
 
