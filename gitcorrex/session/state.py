@@ -8,9 +8,12 @@ common answer is then one `git ls-tree` and a small JSON file: no pydantic, no e
 models, no libgit2, which every agent tool call in a session would otherwise pay (~0.2 s).
 
 With `correx.requireSignedDecisions` the state also depends on who signed the session's
-operator decisions (resumes, clarifications, an unverified lock: ledger/decisions.py); a
-state with one that does not count is folded afresh each time and never stored, so the
-stored fold stays the fold of the note as recorded.
+operator decisions (resumes, clarifications, an unverified lock: ledger/decisions.py), and
+the stored fold is never read: it is a file anyone who can write `.git/` can write (an
+agent could store "resumed" where no signed decision resumed anything), so every state is
+folded from the ledger, at the fold's full cost (~0.4 s at 5,000 events). Without signed
+decisions the store is trusted as the ledger itself is: an agent that can write it can as
+well append an unsigned line with `git notes`.
 """
 
 from __future__ import annotations
@@ -36,10 +39,10 @@ def session_state(repo: Repository, session: str) -> SessionState:
     note = ledger.note_blobs(repo, [subject])
     blobs = note.blobs.get(subject, [])
     if blobs and are_signed_decisions_required(repo):
+        # the fold store is a cache anyone who can write .git/ can write: where decisions
+        # must be signed, a state read from it would be a decision nobody signed
         text = note.read([subject]).get(subject, b"")
-        uncounted = frozenset(_uncounted(repo, session, text))
-        if uncounted:
-            return _fold(session, text, uncounted)
+        return _fold(session, text, frozenset(_uncounted(repo, session, text)))
     stored = load_fold(repo.common_dir, subject, blobs) if blobs else None
     if isinstance(stored, dict):
         try:

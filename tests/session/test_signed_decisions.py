@@ -197,3 +197,25 @@ def test_an_adoption_signed_by_an_untrusted_key_adopts_nothing(
     assert "changes_adopted" in " ".join(json.loads(shown.stdout)["uncounted_decisions"])
     refused = cli(project, "step", "start", "S1", "--session", session)
     assert refused.code == 1 and "README.md" in refused.stderr + refused.stdout, refused
+
+
+def test_a_forged_stored_fold_resumes_nothing(
+        project: Path, session: str, agent_key: dict[str, str], cli: Cli) -> None:
+    """The fold store (`.git/correx/folds/`) is a cache the agent can write: with signed
+    decisions required, a state written there by hand (the session resumed without any
+    decision) is never read; the session is folded from the ledger."""
+    from gitcorrex.git.note_reads import note_blob_ids
+    from gitcorrex.model.session_object import session_object_oid
+
+    assert cli(project, "pause", "--kind", "administrative", "--reason", "hold").code == 0
+    assert status(cli, project, session)["state"]["status"] == "paused"
+    subject = session_object_oid(session)
+    blobs = note_blob_ids(project, "refs/notes/correx", subject)
+    stored = project / ".git" / "correx" / "folds" / f"{subject}.json"
+    record = json.loads(stored.read_text())
+    assert record["key"][-1] == blobs  # the stored fold of this very note
+    record["value"] = {**record["value"], "status": "active", "pause": None}
+    stored.write_text(json.dumps(record))
+    assert status(cli, project, session)["state"]["status"] == "paused"
+    refused = cli(project, "step", "start", "S1")
+    assert refused.code == 1 and "paused" in refused.stderr, refused
