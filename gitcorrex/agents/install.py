@@ -113,8 +113,11 @@ def portable_command(agent: str) -> str:
     and shows the line), never a blocked call; on the clone where someone ran `hooks
     install` (`INSTALLED_HERE` in its git directory) the host's blocking answer
     (`start_failure`: exit 2, or Copilot CLI's deny), so uninstalling git-correx or
-    editing PATH does not turn the gate off there."""
+    editing PATH does not turn the gate off there. A `git-correx` that is found but fails
+    (its interpreter gone) ends in the same blocking answer, as the local command does."""
     marker = "/".join(INSTALLED_HERE)
+    failure = HOSTS[agent].start_failure  # `exit 2`, or an answer printed before `exit`
+    block = failure if failure.startswith("exit") else f"{failure}; exit"
     gone = (f"git correx: git-correx is gone from PATH on the clone that installed the "
             f"{agent} hook, so this call is blocked; reinstall it ({INSTALL_LINE}), or "
             f"remove .git/{marker} to turn the hook off here")
@@ -123,9 +126,9 @@ def portable_command(agent: str) -> str:
     here = ("d=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) && "
             f'[ -e "$d/{marker}" ]')
     return (f"command -v git-correx >/dev/null 2>&1 || {{ if {here}; then echo "
-            f"{shlex.quote(gone)} >&2; {HOSTS[agent].start_failure}; exit; fi; "
+            f"{shlex.quote(gone)} >&2; {block}; fi; "
             f"echo {shlex.quote(missing)} >&2; exit 1; "
-            f"}}; git correx {MARKER}{agent}")
+            f"}}; git correx {MARKER}{agent} || {failure}")
 
 
 def _mark_installed_here(repo: Repository) -> None:

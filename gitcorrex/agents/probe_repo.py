@@ -6,7 +6,9 @@ payload's working directory (`cwd`, Cursor's `workspace_roots`) names this repos
 every adapter judges the call where the payload says it happened. What the judgement
 records (a BLOCK, a test-integrity scan) lands in this repository's ledger, deleted with it.
 It holds a profile whose stage `correx-doctor` (selected) may write only `/allowed/**` and
-wants a pass before the agent stops, and one uncommitted change that has none.
+wants a pass before the agent stops, and one uncommitted change that has none. Its check
+always fails (a ref that never exists), so a Stop gate that runs the check itself, as the
+ledger-first gate does when no pass is recorded, still has to block.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ STAGE = "correx-doctor"
 OUTSIDE = "outside/probe.txt"  # a write the stage's manifest refuses
 PROFILE = f"""version = 1
 [commands]
-probe = "git --version"
+probe = "git rev-parse --quiet --verify refs/correx-doctor/never"
 [expectations]
 probe = ["probe"]
 [defaults]

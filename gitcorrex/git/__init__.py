@@ -100,7 +100,6 @@ if TYPE_CHECKING:
     from gitcorrex.git.scratch import create_repository as create_repository
     from gitcorrex.git.signing import DECISIONS_CONFIG as DECISIONS_CONFIG
     from gitcorrex.git.signing import SIGN_CONFIG as SIGN_CONFIG
-    from gitcorrex.git.signing import TRUSTED_SIGNERS_CONFIG as TRUSTED_SIGNERS_CONFIG
     from gitcorrex.git.signing import CommitSignature as CommitSignature
     from gitcorrex.git.signing import are_signed_decisions_required as are_signed_decisions_required
     from gitcorrex.git.signing import has_signature_header as has_signature_header
@@ -212,7 +211,6 @@ FACE = {
     "CommitSignature": "signing",
     "DECISIONS_CONFIG": "signing",
     "SIGN_CONFIG": "signing",
-    "TRUSTED_SIGNERS_CONFIG": "signing",
     "are_signed_decisions_required": "signing",
     "has_signature_header": "signing",
     "is_signing_enabled": "signing",

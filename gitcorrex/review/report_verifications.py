@@ -16,7 +16,7 @@ from gitcorrex.model.environment_key import environment_digest
 from gitcorrex.model.event_kinds import payload_or_problem
 from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.observed_pass import is_under
-from gitcorrex.model.verification import VerificationFields
+from gitcorrex.model.verification import ReusedTrust, TrustBasis, VerificationFields
 from gitcorrex.review.observation_runs import Flaky, Observed, flaky, reuses_of, runs_of
 
 MAX_REUSERS = 5
@@ -65,12 +65,25 @@ def _folded(group: list[tuple[RecordedEvent, VerificationFields]], *, trusted: b
     original = next(((e, f) for e, f in group if e.id == cited), None) if cited else None
     if original is not None:
         shown_event, shown_fields = original
-    reusers = tuple(label[o.id] for o in reuses_of(shown_event.id, observed))
+    trusts = {event.id: fields.reused_trust for event, fields in group if fields.reused_trust}
+    reusers = tuple(_reuser(label[o.id], trusts.get(o.id))
+                    for o in reuses_of(shown_event.id, observed))
     runs = runs_of(observed)
     newest = bool(runs) and runs[0].id == shown_event.id
     return ExpectationLine(shown_event, shown_fields, len(runs), newest, reusers,
                            flaky(observed) if trusted else None,
                            shown_fields.reused_from if original is None else None)
+
+
+def _reuser(who: str, trust: ReusedTrust | None) -> str:
+    """Who reused the run and how the pass was trusted there (`ada@x in its own clone`,
+    `bob@y, signed by ci@z`): a reviewer's question about every reuse; `show` gives the
+    whole of it (review/describe.py)."""
+    if trust is None:
+        return who
+    if trust.basis is TrustBasis.OWN:
+        return f"{who} in its own clone"
+    return f"{who}, signed by {trust.signer}"
 
 
 def reused_text(reusers: tuple[str, ...]) -> str:

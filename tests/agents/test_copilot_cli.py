@@ -6,6 +6,7 @@ with exit 0, because any other exit lets the tool run."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -76,12 +77,14 @@ def test_a_tool_it_does_not_judge_is_allowed(project: Path) -> None:
         "preToolUse", project, "web_fetch", url="https://example.com")))
 
 
-def test_agent_stop_on_an_unverified_change_blocks_until_verified(project: Path) -> None:
-    write(project, "src/app.py", "VALUE = 2\n")
+def test_agent_stop_on_a_failing_change_blocks_until_it_passes(project: Path) -> None:
+    """Copilot sends no final message: every stop runs the full expectation (the Stop gate
+    runs it itself when the ledger has no pass)."""
+    write(project, "src/app.py", "FAIL\n")
     answer = json_answer(hook(project, "copilot-cli", copilot("agentStop", project)))
     assert answer["decision"] == "block"
     assert "git correx verify --stage implement" in answer["reason"]
-    assert run_correx(project, "verify", "--stage", "implement", "--quiet").code == 0
+    write(project, "src/app.py", "VALUE = 2\n")
     assert allowed(hook(project, "copilot-cli", copilot("agentStop", project)))
 
 
@@ -140,13 +143,22 @@ def test_the_installed_command_denies_as_copilot_runs_it(project: Path) -> None:
     assert "person" in deny_reason(result)
 
 
-def test_the_installed_command_blocks_when_git_correx_cannot_start(project: Path) -> None:
-    """An interpreter that is gone exits 127, which Copilot would skip: the command prints
-    Copilot's blocking answers itself."""
+def test_the_installed_command_blocks_when_git_correx_cannot_start(
+        project: Path, tmp_path: Path) -> None:
+    """A `git-correx` on PATH that cannot start (its interpreter gone: exit 127) would be
+    skipped by Copilot: the installed command answers Copilot's blocking answers itself."""
     hooks = installed(project)["hooks"]
     command = hooks["preToolUse"][0]["bash"]  # type: ignore[index]
-    broken = "/nonexistent/python3" + command[command.index(" -m gitcorrex"):]
-    result = run_installed(project, broken, copilot("preToolUse", project, "bash",
-                                                    command="ls"))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    broken = bin_dir / "git-correx"
+    broken.write_text("#!/bin/sh\nexec /nonexistent/python3 -m gitcorrex \"$@\"\n")
+    broken.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(["sh", "-c", command], cwd=project, capture_output=True,
+                          check=False, env=env,
+                          input=copilot("preToolUse", project, "bash", command="ls"))
+    result = CliResult(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+    assert result.code == 0, result
     answer = json_answer(result)
     assert answer["permissionDecision"] == "deny" and answer["decision"] == "block"

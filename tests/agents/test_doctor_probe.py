@@ -12,11 +12,17 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.agents.hosts import AGENTS, HOSTS
+from gitcorrex.agents.install import LOCAL_FILES
 from tests.conftest import CliResult, git, run_correx, write
 
 
 def install(project: Path, agent: str) -> None:
     assert run_correx(project, "hooks", "install", "--agent", agent).code == 0
+
+
+def installed(agent: str) -> str:
+    """Where a plain `hooks install --agent` writes (Claude Code: its local file)."""
+    return LOCAL_FILES.get(agent, HOSTS[agent].settings)
 
 
 def doctor(project: Path, agent: str) -> CliResult:
@@ -32,7 +38,7 @@ def findings(project: Path, agent: str, code: int) -> dict[str, dict[str, str]]:
 
 def tamper(project: Path, agent: str, command: str) -> None:
     """Replace the command of every hook git correx installed for `agent` by `command`."""
-    path = project / HOSTS[agent].settings
+    path = project / installed(agent)
     document = json.loads(path.read_text())
     for entries in document["hooks"].values():
         for entry in entries:
@@ -99,7 +105,7 @@ def test_a_command_that_blocks_everything_is_a_broken_install(project: Path) -> 
 
 def test_a_narrowed_matcher_leaves_writes_unjudged(project: Path) -> None:
     install(project, "claude-code")
-    path = project / ".claude/settings.json"
+    path = project / installed("claude-code")
     document = json.loads(path.read_text())
     document["hooks"]["PreToolUse"][0]["matcher"] = "Read|Bash"
     path.write_text(json.dumps(document))
@@ -130,8 +136,7 @@ def test_double_registration_is_named_with_the_fix(project: Path, host: str, oth
     found = findings(project, host, 0)
     double = found["double registration"]
     assert double["level"] == "warn"
-    assert HOSTS[other].settings in double["message"] and HOSTS[host].settings in \
-        double["message"]
+    assert installed(other) in double["message"] and installed(host) in double["message"]
     assert fix in double["fix"]
     assert "double registration" not in findings(project, "gemini", 3)
 
@@ -164,7 +169,7 @@ def test_exit_2_does_not_block_in_copilot_cli(project: Path) -> None:
 
 
 @pytest.mark.parametrize(("agent", "file"), [
-    ("claude-code", ".claude/settings.local.json"), ("copilot-cli", ".github/hooks/zz.json")])
+    ("claude-code", ".claude/settings.json"), ("copilot-cli", ".github/hooks/zz.json")])
 def test_a_file_turning_every_hook_off_is_a_failure(project: Path, agent: str, file: str
                                                     ) -> None:
     """One key an agent could write beside the installed hooks ends the gate: the probe,

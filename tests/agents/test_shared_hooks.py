@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.agents.install import LAYOUTS, LOCAL_FILES
-from tests.agents.conftest import bare_path, claude, cursor, gemini, json_answer
+from tests.agents.conftest import bare_path, claude, copilot, cursor, gemini, json_answer
 from tests.agents.test_operator_calls import denied, shell_payload
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
 from tests.hooks.conftest import commit, run_git
@@ -26,7 +26,7 @@ AGENTS = list(LAYOUTS)
 # the event after a shell call, and its payload, per agent
 AFTER_SHELL = {"claude-code": ("PostToolUse", "Bash"), "codex": ("PostToolUse", "Bash"),
                "gemini": ("AfterTool", "run_shell_command"),
-               "cursor": ("afterShellExecution", None)}
+               "cursor": ("afterShellExecution", None), "copilot-cli": ("postToolUse", "bash")}
 
 
 def installed(project: Path, agent: str, *args: str) -> dict[str, object]:
@@ -40,7 +40,9 @@ def first_command(document: dict[str, object]) -> str:
     hooks: dict[str, list[dict[str, object]]] = document["hooks"]  # type: ignore[assignment]
     entry = next(iter(hooks.values()))[0]
     inner = entry.get("hooks")
-    return str(entry["command"] if inner is None else inner[0]["command"])  # type: ignore[index]
+    if inner is None:  # Cursor's flat entry; Copilot CLI's names its shell
+        return str(entry.get("bash", entry.get("command")))
+    return str(inner[0]["command"])  # type: ignore[index]
 
 
 def machine_paths() -> list[str]:
@@ -52,7 +54,7 @@ def machine_paths() -> list[str]:
 def assert_portable(text: str) -> None:
     for path in machine_paths():
         assert path not in text, f"{path} in a file meant to be committed:\n{text}"
-    assert "python" not in text and "|| exit 2" not in text, text
+    assert "python" not in text and "-m gitcorrex" not in text, text
     assert "git correx assess --hook " in text, text
 
 
@@ -69,6 +71,8 @@ def after_shell(agent: str, project: Path) -> bytes:
         return gemini(event, project, tool, command="make")
     if agent == "cursor":
         return cursor(event, project, command="make", output="", duration=1)
+    if agent == "copilot-cli":
+        return copilot(event, project, tool, command="make")
     return claude(event, project, tool, command="make")
 
 

@@ -126,7 +126,7 @@ def test_show_and_report_say_whose_pass_was_reused_and_how_it_was_trusted(
     assert "written in the clone that reused it" in shown.stdout, shown
     report = correx(dev, "report", "--format", "markdown")
     assert report.code == 0, report
-    assert "written in the clone that reused it" in report.stdout, report
+    assert "in its own clone" in report.stdout, report
 
 
 def test_an_unsigned_pass_from_another_writer_is_not_reused(
@@ -173,18 +173,24 @@ def test_a_foreign_ledger_put_under_the_ref_by_hand_is_not_own(
 
 def test_the_stop_gate_ends_the_turn_on_a_trusted_pass_only(
         clones: Clones, tmp_path: Path, correx: Callable[..., CliResult]) -> None:
-    """The same change in three clones (one state key): a signed CI pass lets the
-    developer's agent end its turn; an unsigned pass from another writer does not."""
+    """The same change in three clones (one state key): an unsigned pass from another
+    writer saves the developer's Stop gate nothing (it runs the check itself); on the next
+    change a signed CI pass lets the agent end its turn with nothing run."""
     ci, dev, other = clones("ci", "dev", "other")
     key = ssh_key(tmp_path, "ci-key")
     sign_as(ci, key)
-    for clone in (ci, dev, other):
-        write(clone, "app.py", "VALUE = 2\n")
     trust(dev, allowed_signers(tmp_path / "trusted", key, CI))
+    for clone in (dev, other):
+        write(clone, "app.py", "VALUE = 2\n")
     verified_elsewhere(correx, other)
     assert correx(dev, "sync").code == 0
     stop = claude("Stop", dev)
-    assert json_answer(hook(dev, "claude-code", stop))["decision"] == "block"
+    ended = hook(dev, "claude-code", stop)
+    assert (ended.code, ended.stdout) == (0, ""), ended
+    assert ran_in(dev)  # the unsigned pass was not taken: the gate ran the check
+    (dev.parent / f"{dev.name}.ran").unlink()
+    for clone in (ci, dev):
+        write(clone, "app.py", "VALUE = 3\n")
     verified_elsewhere(correx, ci)
     assert correx(dev, "sync").code == 0
     allowed = hook(dev, "claude-code", stop)
