@@ -1,6 +1,6 @@
 """What the ledger anchors and how much a fact may carry: `git config correx.anchorStates`
 (default true), `correx.anchorMaxBytes` (default 1 MiB) and `correx.maxChangedPaths`
-(default 200). docs/git-config.md names them; docs/state-keys.md#what-one-mistake-can-cost
+(default 200). docs/git-config.md names them; docs/state-key.md#environment-directories
 says why.
 
 An anchored tree keeps the verified state alive through `git gc` and travels wherever the

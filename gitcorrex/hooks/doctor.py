@@ -81,7 +81,7 @@ def diagnose(repo: Repository) -> DoctorReport:
 
 def _environment_findings(repo: Repository) -> list[Finding]:
     """One warning per environment directory this workspace's state key holds
-    (docs/state-keys.md#environment-directories)."""
+    (docs/state-key.md#environment-directories)."""
     return [Finding(WARN, str(repo.root), f"{found.path}/",
                     f"{found.what}, untracked and not ignored: it enters every state key "
                     "(verify lands on a key no commit holds)", found.fix)

@@ -3,7 +3,7 @@ rather than the project: named from paths alone, so no file is read here.
 
 An environment directory that git would add enters the state key: every verify then lands
 on a key no commit holds, and the ledger anchors megabytes nobody wrote. `init` excludes
-such directories, `verify` and `doctor` name them (docs/state-keys.md#environment-directories).
+such directories, `verify` and `doctor` name them (docs/state-key.md#environment-directories).
 A directory counts when its name is a known one (`node_modules`, a tool cache) or when it
 holds a marker at its top: `pyvenv.cfg` (every virtualenv, `python -m venv` or `uv venv`)
 or `CACHEDIR.TAG` (the cache-directory convention: Rust's `target/`, pytest, mypy …).

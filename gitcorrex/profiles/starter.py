@@ -11,7 +11,7 @@ with consent (`--exclude`) added to `.git/info/exclude` — never to a tracked f
 
 Environment directories (a virtualenv, `node_modules/`, a tool's cache) are never the
 project: the untracked, un-ignored ones are always added to `.git/info/exclude`, so they
-never enter the state key (docs/state-keys.md#environment-directories).
+never enter the state key (docs/state-key.md#environment-directories).
 """
 
 from __future__ import annotations

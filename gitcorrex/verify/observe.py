@@ -172,7 +172,7 @@ def _reuse(obs: Observation, state_key: str, setup_line: str | None) -> VerifyOu
 def environment_warnings(repo: Repository, head_tree: str | None,
                          state_key: str) -> tuple[str, ...]:
     """One line naming the environment directories the state key holds beyond HEAD, and
-    the fix for each (docs/state-keys.md#environment-directories); () for none."""
+    the fix for each (docs/state-key.md#environment-directories); () for none."""
     found = environment_dirs_added(repo, head_tree, state_key)
     if not found:
         return ()

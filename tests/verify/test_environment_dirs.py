@@ -100,7 +100,8 @@ def test_verify_warns_once_naming_the_directory_and_the_fix(correx: Correx,
                                                             layout: Path) -> None:
     result = correx(layout, "verify")
     assert result.code == 0, result
-    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: the state key")]
+    warnings = [line for line in result.stderr.splitlines()
+                if line.startswith("warning: the state key")]
     assert len(warnings) == 1, result
     assert ".venv/ (a virtualenv" in warnings[0] and "web/node_modules/" in warnings[0]
     assert "echo /.venv/ >> \"$(git rev-parse --git-path info/exclude)\"" in warnings[0]
