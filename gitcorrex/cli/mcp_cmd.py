@@ -7,7 +7,6 @@ import click
 from gitcorrex.cli.options import start_dir
 from gitcorrex.model.conclusion import Conclusion
 
-
 MCP_HINT = ("install git correx with its `mcp` extra the way you installed it: "
             "`pipx install --force 'git-correx[mcp]'` or `uv tool install --force "
             "'git-correx[mcp]'` (into a virtualenv: `python -m pip install "
