@@ -38,9 +38,13 @@ class DocBlock:
     not_run: str | None = None
     options: dict[str, str] = field(default_factory=dict)
 
+    ordinal: int = 1
+
     @property
     def name(self) -> str:
-        return f"{self.page}:{self.line}"
+        """`docs/sessions.md#1`: the page and the block's place among its runnable ones
+        (stable when prose above it changes; the line is in every failure message)."""
+        return f"{self.page}#{self.ordinal}"
 
 
 def doc_pages(root: Path) -> list[Path]:
@@ -68,7 +72,8 @@ def page_blocks(root: Path, page: Path) -> list[DocBlock]:
                     for line in lines[index + 1:end]]
             not_run, options = _directives(lines, index)
             blocks.append(DocBlock(str(page.relative_to(root)), index + 1, RUNNABLE[lang],
-                                   "\n".join(body) + "\n", not_run, options))
+                                   "\n".join(body) + "\n", not_run, options,
+                                   len(blocks) + 1))
         index = end + 1
     return blocks
 

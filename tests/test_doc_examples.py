@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -85,6 +86,26 @@ SETUPS: dict[str, Callable[[Path], tuple[Path, Path]]] = {
     "project": project, "new-project": new_project}
 
 
+@pytest.fixture(scope="module")
+def templates(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each setup built once (its verify included) and copied for every block: a block
+    still starts from a fresh repository, without paying for building it again."""
+    return {name: _built(tmp_path_factory.mktemp(name), build) for name, build in SETUPS.items()}
+
+
+def _built(base: Path, build: Callable[[Path], tuple[Path, Path]]) -> Path:
+    _, cwd = build(base)
+    (base / ".cwd").write_text(str(cwd.relative_to(base)))
+    return base
+
+
+def fresh(template: Path, tmp_path: Path) -> Path:
+    """A copy of a built setup under `tmp_path`; the directory the block runs in."""
+    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".tools"))
+    return tmp_path / (template / ".cwd").read_text()
+
+
 def block_env(base: Path) -> dict[str, str]:
     """`git correx` (and `git-correx`) from this checkout first on PATH, the test's
     interpreter as `python`, a job summary file for CI examples."""
@@ -123,17 +144,17 @@ def _params() -> list[object]:
 
 
 @pytest.mark.parametrize("block", _params())
-def test_doc_example_runs(block: DocBlock, tmp_path: Path) -> None:
+def test_doc_example_runs(block: DocBlock, tmp_path: Path, templates: dict[str, Path]) -> None:
     if block.not_run is not None:
         assert block.not_run, f"{block.name}: `<!-- not run: -->` needs a reason after the colon"
         pytest.skip(f"not run: {block.not_run}")
     unknown = set(block.options) - set(KEYS)
     assert not unknown, f"{block.name}: unknown doc-test option(s) {sorted(unknown)}; " \
         f"known: {', '.join(KEYS)}"
-    setup = SETUPS.get(block.options.get("setup", "project"))
-    assert setup is not None, f"{block.name}: no setup {block.options['setup']!r}; " \
+    template = templates.get(block.options.get("setup", "project"))
+    assert template is not None, f"{block.name}: no setup {block.options['setup']!r}; " \
         f"known: {', '.join(SETUPS)}"
-    _, cwd = setup(tmp_path)
+    cwd = fresh(template, tmp_path)
     env = block_env(tmp_path)
     if block.kind == "python":
         argv = [sys.executable, "-c", block.text]
@@ -142,9 +163,18 @@ def test_doc_example_runs(block: DocBlock, tmp_path: Path) -> None:
     ran = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False,
                          timeout=TIMEOUT_S)
     assert ran.returncode == 0, (
-        f"{block.name} ({block.kind}) failed with exit {ran.returncode}\n--- block ---\n"
+        f"{block.name} (line {block.line}, {block.kind}) failed with exit {ran.returncode}\n"
+        f"--- block ---\n"
         f"{block.text}--- stdout ---\n{ran.stdout.decode(errors='replace')}"
         f"--- stderr ---\n{ran.stderr.decode(errors='replace')}")
+
+
+def test_every_console_example_has_commands() -> None:
+    """A transcript whose `$ ` lines were not found would run nothing and pass."""
+    empty = [block.name for block in BLOCKS
+             if block.kind == "console" and not console_commands(block.text)]
+    assert empty == []
+    assert console_commands("$ a \\\n  b\nout\n$ c\n") == ["a \\\n  b", "c"]
 
 
 def test_every_page_has_runnable_examples_found() -> None:

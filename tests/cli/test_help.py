@@ -85,8 +85,11 @@ def test_man_page_names_every_command_and_the_exit_codes() -> None:
     assert ".SS git correx plan lock" in page and "\\-\\-replaces" in page
 
 
-def test_man_page_is_ascii_and_renders_under_lang_c_without_warnings() -> None:
-    page = REPO_ROOT / "man" / "git-correx.1"
+def test_man_page_is_ascii_and_renders_under_lang_c_without_warnings(tmp_path: Path) -> None:
+    from gitcorrex.cli.reference import man_page
+
+    page = tmp_path / "git-correx.1"
+    page.write_text(man_page(), encoding="utf-8")
     assert page.read_bytes().isascii()
     assert "+ pass, x fail" in page.read_text()
     if shutil.which("groff") is None:
