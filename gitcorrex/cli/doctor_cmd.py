@@ -17,8 +17,9 @@ def doctor(as_json: bool) -> Conclusion:
     """Check hooks path, marker, executable bit and interpreter of every worktree's hooks.
 
     Also warns about environment directories (a virtualenv, node_modules/, a tool's cache)
-    the workspace's state key holds. One line per finding, with the fix. Exit 0 when git will run the check everywhere,
-    1 when some hook would not run (or would fail every commit).
+    the workspace's state key holds. One line per finding, with the fix. Exit 0 when git
+    will run the check everywhere, 1 when some hook would not run (or would fail every
+    commit).
     """
     from gitcorrex.git import discover
     from gitcorrex.hooks.doctor import diagnose
