@@ -28,10 +28,12 @@ _GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")
 def doctor(agent: str | None, as_json: bool) -> Conclusion:
     """Check hooks path, marker, executable bit and interpreter of every worktree's hooks.
 
-    One line per finding, with the fix. Exit 0 when git will run the check everywhere,
-    1 when some hook would not run (or would fail every commit). With --agent: 0 when the
-    installed hooks block what they should, 1 when one does not, 3 when the install or the
-    environment is broken (no hooks, a file that does not parse, an ordinary call blocked).
+    Also warns about environment directories (a virtualenv, node_modules/, a tool's cache)
+    the workspace's state key holds. One line per finding, with the fix. Exit 0 when git
+    will run the check everywhere, 1 when some hook would not run (or would fail every
+    commit). With --agent: 0 when the installed hooks block what they should, 1 when one
+    does not, 3 when the install or the environment is broken (no hooks, a file that does
+    not parse, an ordinary call blocked).
     """
     from gitcorrex.git import discover
 

@@ -28,6 +28,8 @@ def init(exclude: bool, as_json: bool) -> Conclusion:
     target (the first found wins); otherwise writes a commented template to fill in.
     Names the build outputs git would add (a command that writes them changes the state
     key, so its verification cannot pass); --exclude ignores them in .git/info/exclude.
+    Environment directories git would add (a virtualenv, node_modules/, a tool's cache)
+    are always excluded there, and named.
     """
     from gitcorrex.git import discover
     from gitcorrex.profiles.starter import write_starter_profile
@@ -56,6 +58,8 @@ def _lines(result: InitResult) -> list[str]:
         lines += [f"  {name}: {run}" for name, run in result.commands.items()]
     if result.excluded:
         lines.append(f"ignored in {result.exclude_file}: {' '.join(result.excluded)}")
+    lines += [f"excluded {env.path}/ in {result.exclude_file}: {env.what}, not the project "
+              "(it would enter every state key)" for env in result.environments]
     if result.unignored:
         lines += [f"not ignored yet: {' '.join(result.unignored)} (a command that writes them "
                   "changes the state key)",

@@ -2,7 +2,9 @@
 
 Hand-written roff rather than a generator dependency: the page uses five requests
 (.TH .SH .SS .TP .PP) and the escaping man(7) asks for (backslash, leading dot or quote,
-hyphens in option names).
+hyphens in option names). The page is ASCII: `man` under `LANG=C` renders for an ASCII
+terminal, where groff warns on every other byte, so the few symbols the help text uses
+become ASCII (`ASCII_FOR`) and anything else a groff `\\[uXXXX]` escape.
 """
 
 from __future__ import annotations
@@ -33,9 +35,17 @@ def render(entries: Sequence[Entry], exit_codes: Sequence[tuple[str, str]],
     return "\n".join(out) + "\n"
 
 
+ASCII_FOR = {"\u2713": "+", "\u2717": "x", "\u2260": "!=", "\u2264": "<=", "\u2265": ">=",
+             "\u2192": "->", "\u2190": "<-", "\u00d7": "x", "\u2026": "...", "\u2014": "--",
+             "\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'}
+
+
 def escape(text: str) -> str:
-    """Text safe on a roff line: backslashes, hyphens, a leading dot or quote."""
+    """Text safe on a roff line: backslashes, hyphens, a leading dot or quote, and ASCII
+    only (ASCII_FOR, else a groff escape)."""
     text = text.replace("\\", "\\e").replace("-", "\\-")
+    text = "".join(char if char.isascii() else ASCII_FOR.get(char, f"\\[u{ord(char):04X}]")
+                   for char in text)
     return "\\&" + text if text[:1] in (".", "'") else text
 
 

@@ -59,8 +59,15 @@ def command_text(root: click.Group, words: tuple[str, ...]) -> str:
     for entry in entries(root):
         if entry.words == words:
             return text_of(entry)
-    raise UsageError(f"no such command: {' '.join((PROG, *words))}",
-                     hint="`git correx help` lists every command")
+    asked = " ".join(words)
+    known = [" ".join(entry.words) for entry in entries(root) if entry.words]
+    import difflib  # only for a name that is wrong
+
+    close = difflib.get_close_matches(asked, known, n=3)
+    also = f"did you mean {' or '.join(f'`{PROG} help {name}`' for name in close)}? " \
+        if close else ""
+    raise UsageError(f"{PROG} has no command {asked!r}",
+                     hint=f"{also}`{PROG} help` lists every command")
 
 
 def text_page(root: click.Group) -> str:

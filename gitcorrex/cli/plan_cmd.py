@@ -92,7 +92,29 @@ def validate(plan_file: Path, as_json: bool) -> Conclusion:
         click.echo(printable(f"  note: {note}"))
     if outcome.accepted:
         echo_next("ground", path)
+    else:
+        _echo_authority_next({f.code for f in fields.findings}, path)
     return outcome.conclusion
+
+
+AUTHORITY_NEXT = {
+    "authorization_missing": ("authorize", "not authorized yet, so nothing has failed: a "
+                              "person reviews the plan and authorizes it, then validates again"),
+    "audit_missing": ("audit", "authorized, not audited yet: a person other than the "
+                      "authorizer audits it, then validates again"),
+    "audit_not_independent": ("audit", "the audit must come from a person other than the "
+                              "authorizer; then validate again"),
+}
+
+
+def _echo_authority_next(codes: set[str], path: Path) -> None:
+    """A plan waiting on a person's decision (the `stop-escalate` of a first validate):
+    say so, and name the command that decides it."""
+    for code, (command, why) in AUTHORITY_NEXT.items():
+        if code in codes:
+            click.echo(printable(f"  {why}"))
+            echo_next(command, path)
+            return
 
 
 @plan.command()

@@ -54,6 +54,8 @@ def list_cmd(as_json: bool) -> Conclusion:
     sessions = list_sessions(open_repo())
     if as_json:
         emit_json({"sessions": [s.model_dump(mode="json") for s in sessions]})
+    elif not sessions:
+        click.echo("no sessions recorded: `git correx plan lock PLAN` starts one")
     for s in [] if as_json else sessions:
         click.echo(printable(f"{s.session}  {s.plan_id}  {s.status}  revision {s.revision}"
                              f"{'  active ' + s.active_step if s.active_step else ''}"))

@@ -33,6 +33,8 @@ def run_verify(head_start: HeadStart | None, *, stage: str | None, expect: str |
 
     if outcome.failing_output is not None and not (streaming and outcome.streamed):
         write_verbatim(outcome.failing_output)
+    for warning in outcome.warnings:
+        sys.stderr.write(printable_lines(warning) + "\n")
     if as_json:
         _emit_json(outcome_document(outcome))
     else:

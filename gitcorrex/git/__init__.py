@@ -17,7 +17,10 @@ from gitcorrex.faces import face_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gitcorrex.git.anchor_policy import TreeWeight as TreeWeight
     from gitcorrex.git.anchor_policy import anchors_states as anchors_states
+    from gitcorrex.git.anchor_policy import heavy_trees as heavy_trees
+    from gitcorrex.git.anchor_policy import max_changed_paths as max_changed_paths
     from gitcorrex.git.background import in_background as in_background
     from gitcorrex.git.changes import PathChange as PathChange
     from gitcorrex.git.changes import changed_paths as changed_paths
@@ -31,6 +34,10 @@ if TYPE_CHECKING:
     from gitcorrex.git.config import config_value as config_value
     from gitcorrex.git.config import config_values as config_values
     from gitcorrex.git.config import set_config_value as set_config_value
+    from gitcorrex.git.environment_dirs import environment_dirs_added as environment_dirs_added
+    from gitcorrex.git.environment_dirs import (
+        untracked_environment_dirs as untracked_environment_dirs,
+    )
     from gitcorrex.git.fold_store import load_fold as load_fold
     from gitcorrex.git.fold_store import load_table as load_table
     from gitcorrex.git.fold_store import store_fold as store_fold
@@ -127,7 +134,10 @@ if TYPE_CHECKING:
     from gitcorrex.git.writer_queue import writers_turn as writers_turn
 
 FACE = {
+    "TreeWeight": "anchor_policy",
     "anchors_states": "anchor_policy",
+    "heavy_trees": "anchor_policy",
+    "max_changed_paths": "anchor_policy",
     "in_background": "background",
     "PathChange": "changes",
     "changed_paths": "changes",
@@ -141,6 +151,8 @@ FACE = {
     "config_value": "config",
     "config_values": "config",
     "set_config_value": "config",
+    "environment_dirs_added": "environment_dirs",
+    "untracked_environment_dirs": "environment_dirs",
     "load_fold": "fold_store",
     "load_table": "fold_store",
     "store_fold": "fold_store",

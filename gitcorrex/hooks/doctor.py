@@ -18,6 +18,7 @@ from gitcorrex.git import (
     libgit2_version_cached,
     list_worktrees,
     unreadable_object_format,
+    untracked_environment_dirs,
 )
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
@@ -75,7 +76,16 @@ def diagnose(repo: Repository) -> DoctorReport:
             continue
         findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path),
                                        unreadable)
-    return DoctorReport(findings)
+    return DoctorReport(findings + _environment_findings(repo))
+
+
+def _environment_findings(repo: Repository) -> list[Finding]:
+    """One warning per environment directory this workspace's state key holds
+    (docs/state-key.md#environment-directories)."""
+    return [Finding(WARN, str(repo.root), f"{found.path}/",
+                    f"{found.what}, untracked and not ignored: it enters every state key "
+                    "(verify lands on a key no commit holds)", found.fix)
+            for found in untracked_environment_dirs(repo)]
 
 
 def _worktree_findings(where: str, status: HooksStatus,

@@ -81,9 +81,10 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
             if not batch:
                 return []
             lines, appends, anchors = _plan(repo, view, batch, stamp)
+            heavy = _drop_heavy_trees(repo, tip, anchors)
             new_tip = git.commit_notes(repo, ref, expected_tip=tip, appends=appends,
                                        anchors=anchors, identity=identity,
-                                       message=f"git correx: record {len(lines)} event(s)")
+                                       message=_message(len(lines), heavy))
             if new_tip is not None:
                 break
             time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
@@ -93,6 +94,24 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
     git.note_appended(repo, new_tip, len(lines), every=pack_every)  # the next writer's turn
     _store_folds(repo, view, new_tip, appends, batch)
     return lines
+
+
+def _drop_heavy_trees(repo: Repository, tip: str | None,
+                      anchors: dict[str, str]) -> dict[str, git.TreeWeight]:
+    """Leave unanchored the trees over `correx.anchorMaxBytes` (git/anchor_policy.py): one
+    un-ignored virtualenv must not travel to every clone. Their weight, for the message."""
+    heavy = git.heavy_trees(repo, tip, [oid for oid, kind in anchors.items() if kind == "tree"])
+    for tree in heavy:
+        del anchors[tree]
+    return heavy
+
+
+def _message(count: int, heavy: Mapping[str, git.TreeWeight]) -> str:
+    """The ledger commit's message: what it records, and every tree left unanchored."""
+    left = "".join(f"\nnot anchored: tree {tree} adds {weight.files} file(s), "
+                   f"{weight.size} bytes beyond HEAD (over correx.anchorMaxBytes)"
+                   for tree, weight in heavy.items())
+    return f"git correx: record {count} event(s)" + (f"\n{left}" if left else "")
 
 
 def _drafts_at(repo: Repository, tip: str | None,

@@ -8,6 +8,10 @@ A starter profile's first `verify` should pass when the suite passes: its comman
 writing build droppings where the ecosystem allows it (`python -B`), and the droppings the
 ecosystem still writes (`node_modules/`, `target/` …) that git would add are named, and
 with consent (`--exclude`) added to `.git/info/exclude` — never to a tracked file.
+
+Environment directories (a virtualenv, `node_modules/`, a tool's cache) are never the
+project: the untracked, un-ignored ones are always added to `.git/info/exclude`, so they
+never enter the state key (docs/state-key.md#environment-directories).
 """
 
 from __future__ import annotations
@@ -15,11 +19,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from gitcorrex.errors import ConfigError
-from gitcorrex.git import Repository, append_excludes, unignored_patterns
+from gitcorrex.git import (
+    Repository,
+    append_excludes,
+    unignored_patterns,
+    untracked_environment_dirs,
+)
 from gitcorrex.model.record import Record
 from gitcorrex.profiles.detect import detect_project
 from gitcorrex.profiles.load import PROFILE_NAME, parse_profile
 from gitcorrex.profiles.template import render_profile
+
+
+class ExcludedEnvironment(Record):
+    """An environment directory `init` excluded: its path (no trailing slash), what it holds."""
+
+    path: str
+    what: str
 
 
 class InitResult(Record):
@@ -27,7 +43,8 @@ class InitResult(Record):
 
     `gitignore` lists the ecosystem's build outputs, `unignored` those git would still add,
     `excluded` those written to `exclude_file` (with --exclude). `created` is False when an
-    existing profile was kept (only with --exclude).
+    existing profile was kept (only with --exclude). `environments` are the environment
+    directories excluded (always, with or without --exclude).
     """
 
     path: str
@@ -39,6 +56,7 @@ class InitResult(Record):
     unignored: list[str]
     excluded: list[str]
     exclude_file: str | None
+    environments: tuple[ExcludedEnvironment, ...] = ()
 
 
 def write_starter_profile(repo: Repository, *, exclude: bool = False) -> InitResult:
@@ -54,6 +72,8 @@ def write_starter_profile(repo: Repository, *, exclude: bool = False) -> InitRes
     excluded = unignored if exclude else []
     where = append_excludes(repo, excluded, why="build outputs (git correx init --exclude)") \
         if excluded else None
+    environments = _exclude_environments(repo)
+    where = where or (environments[1] if environments else None)
     return InitResult(
         path=str(path), created=created,
         detected=detection.ecosystem if detection else None,
@@ -61,7 +81,19 @@ def write_starter_profile(repo: Repository, *, exclude: bool = False) -> InitRes
         commands={name: spec.run for name, spec in profile.commands.items()} if created else {},
         gitignore=outputs, unignored=[p for p in unignored if p not in excluded],
         excluded=excluded, exclude_file=str(where) if where else None,
+        environments=tuple(environments[0]) if environments else (),
     )
+
+
+def _exclude_environments(repo: Repository) -> tuple[list[ExcludedEnvironment], Path] | None:
+    """Exclude the untracked environment directories; what was excluded and where, or
+    None when there were none."""
+    found = untracked_environment_dirs(repo)
+    if not found:
+        return None
+    where = append_excludes(repo, [found_dir.exclude_line for found_dir in found],
+                            why="environment directories, never the project (git correx init)")
+    return [ExcludedEnvironment(path=d.path, what=d.what) for d in found], where
 
 
 def _create(path: Path, text: bytes, *, keep_existing: bool) -> bool:

@@ -13,8 +13,6 @@ from gitcorrex.model.verdicts import Reason, Result, StopReason
 from gitcorrex.runner.command import CommandOutcome
 from gitcorrex.verify.run_commands import ResolvedCommand
 
-MAX_CHANGED_PATHS = 1000
-
 
 def command_values(command: ResolvedCommand, outcome: CommandOutcome,
                    blob: str | None) -> dict[str, Any]:
@@ -72,6 +70,7 @@ def observation_values(*, expectation: str, result: Result, reason: Reason | Non
     return values
 
 
-def bounded_paths(changed: list[str]) -> tuple[list[str], int]:
-    """The first MAX_CHANGED_PATHS changed paths, and how many more were left out."""
-    return changed[:MAX_CHANGED_PATHS], max(0, len(changed) - MAX_CHANGED_PATHS)
+def bounded_paths(changed: list[str], limit: int) -> tuple[list[str], int]:
+    """The first `limit` changed paths (`correx.maxChangedPaths`), and how many more were
+    left out (`changed_paths_omitted`)."""
+    return changed[:limit], max(0, len(changed) - limit)

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from gitcorrex import git, ledger
-from gitcorrex.git import Repository, changed_paths
+from gitcorrex.git import Repository, changed_paths, max_changed_paths
 from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND, Result
@@ -77,7 +77,8 @@ class Observation:
         """Paths (bounded) changed since HEAD or the session's latest pass, and how many
         were left out."""
         baseline = baseline_tree(self.repo, self.session, self.head_tree, self.profile.profile)
-        return bounded_paths(changed_paths(self.repo, baseline, state_key))
+        return bounded_paths(changed_paths(self.repo, baseline, state_key),
+                             max_changed_paths(self.repo))
 
 
 def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,

@@ -19,7 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from gitcorrex.errors import UsageError
-from gitcorrex.git import Repository, StateProbe, discover, resolve_commit, tree_of
+from gitcorrex.git import (
+    Repository,
+    StateProbe,
+    WorkspaceState,
+    discover,
+    environment_dirs_added,
+    resolve_commit,
+    tree_of,
+)
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
 from gitcorrex.verify.observation import Observation, record_observation
@@ -85,8 +93,17 @@ def _bound(repo: Repository, chosen: ProfileSelection | None, request: VerifyReq
 
 def _verify_state(repo: Repository, chosen: ProfileSelection | None, request: VerifyRequest,
                   context: VerifyContext, probe: StateProbe) -> VerifyOutcome:
-    """From the state key on: nothing to claim, a reusable pass, or a run of the commands."""
+    """Measure the workspace, observe it, and name what in its key is no project's."""
     state = probe.measure()
+    outcome = _observe_state(repo, chosen, request, context, probe, state)
+    return outcome._replace(warnings=environment_warnings(repo, state.head_tree,
+                                                          state.state_key))
+
+
+def _observe_state(repo: Repository, chosen: ProfileSelection | None, request: VerifyRequest,
+                   context: VerifyContext, probe: StateProbe,
+                   state: WorkspaceState) -> VerifyOutcome:
+    """From the state key on: nothing to claim, a reusable pass, or a run of the commands."""
     before = state.state_key
     obs = Observation(repo, session=request.session, step=request.step,
                       profile=_bound(repo, chosen, request, before), clock=context.clock,
@@ -164,6 +181,19 @@ def _declined(outcome: VerifyOutcome, reuse: Reuse | None) -> VerifyOutcome:
         return outcome
     notes = "".join(f"\nnot reused: {line}" for line in reuse.declined)
     return outcome._replace(summary=outcome.summary + notes)
+
+
+def environment_warnings(repo: Repository, head_tree: str | None,
+                         state_key: str) -> tuple[str, ...]:
+    """One line naming the environment directories the state key holds beyond HEAD, and
+    the fix for each (docs/state-key.md#environment-directories); () for none."""
+    found = environment_dirs_added(repo, head_tree, state_key)
+    if not found:
+        return ()
+    named = ", ".join(f"{env.path}/ ({env.what})" for env in found)
+    fixes = "; ".join(env.fix for env in found)
+    return (f"warning: the state key {state_key[:12]} holds {named}: untracked, not ignored, "
+            f"so no commit will hold this key; fix: {fixes}",)
 
 
 @contextmanager

@@ -37,6 +37,7 @@ class VerifyOutcome(NamedTuple):
     into the event model only when someone asks (`--json`, the API, a settlement): the
     text forms of `verify` never load it.
 
+    `warnings` are lines for stderr (an environment directory in the key: verify/observe.py).
     `streamed` is False when `failing_output` came from something that did not stream
     (a session's write evidence or gate): the CLI then prints it even while streaming.
     """
@@ -49,6 +50,7 @@ class VerifyOutcome(NamedTuple):
     summary: str
     failing_output: bytes | None = None
     streamed: bool = True
+    warnings: tuple[str, ...] = ()
 
     @property
     def event(self) -> RecordedEvent | None:

@@ -3,7 +3,12 @@ usage errors that point at what works, and a reference generated from the comman
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO_ROOT, run_correx
 
@@ -51,7 +56,16 @@ def test_help_without_a_command_prints_the_whole_manual(tmp_path: Path) -> None:
 def test_help_for_an_unknown_command_is_a_usage_error(tmp_path: Path) -> None:
     result = run_correx(tmp_path, "help", "plan", "nope")
     assert result.code == 2, result
-    assert "no such command: git correx plan nope" in result.stderr
+    assert "git correx has no command 'plan nope'" in result.stderr
+
+
+def test_help_for_a_misspelt_command_names_the_close_ones(tmp_path: Path) -> None:
+    result = run_correx(tmp_path, "help", "nosuch")
+    assert result.code == 2, result
+    assert "git correx has no command 'nosuch'" in result.stderr
+    assert "no such command: git correx" not in result.stderr
+    close = run_correx(tmp_path, "help", "veryfy")
+    assert "did you mean `git correx help verify`?" in close.stderr, close
 
 
 def test_usage_error_points_at_dash_h_and_help_not_dash_dash_help(tmp_path: Path) -> None:
@@ -69,3 +83,19 @@ def test_man_page_names_every_command_and_the_exit_codes() -> None:
                     ".SH EXAMPLES"):
         assert section in page
     assert ".SS git correx plan lock" in page and "\\-\\-replaces" in page
+
+
+def test_man_page_is_ascii_and_renders_under_lang_c_without_warnings(tmp_path: Path) -> None:
+    from gitcorrex.cli.reference import man_page
+
+    page = tmp_path / "git-correx.1"
+    page.write_text(man_page(), encoding="utf-8")
+    assert page.read_bytes().isascii()
+    assert "+ pass, x fail" in page.read_text()
+    if shutil.which("groff") is None:
+        pytest.skip("groff is not installed")
+    rendered = subprocess.run(["groff", "-man", "-Tascii", "-ww", str(page)],
+                              env={**os.environ, "LANG": "C", "LC_ALL": "C"},
+                              capture_output=True, check=False)
+    assert rendered.returncode == 0
+    assert rendered.stderr.decode() == ""

@@ -272,3 +272,28 @@ def _add_submodule(root: Path, tmp_path: Path) -> str:
 def _advance_submodule(path: Path) -> str:
     git(path, "commit", "-q", "--allow-empty", "-m", "two")
     return git(path, "rev-parse", "HEAD").strip()
+
+
+def test_a_stage_selected_in_the_commit_that_defines_it_names_the_profile_read(
+        hooked: Path) -> None:
+    profile = (hooked / ".correx.toml").read_text()
+    stage_file(hooked, ".correx.toml", profile + '\n[stages.fresh]\nwrites = ["/notes/**"]\n')
+    git(hooked, "config", "correx.stage", "fresh")
+    result = commit(hooked)
+    assert result.code != 0, result
+    assert "no stage 'fresh' (stages: docs, implement) in .correx.toml at HEAD, the profile " \
+        "this check reads; the change adds [stages.fresh] itself" in result.stderr
+    assert "hint: commit the profile change first with no stage selected " \
+        "(`git -c correx.stage= commit`)" in result.stderr
+    assert "add [stages.fresh]" not in result.stderr
+    assert run_git(hooked, "-c", "correx.stage=", "commit", "-q", "-m", "stage").code == 0
+    stage_file(hooked, "notes/a.md")
+    assert commit(hooked).code == 0
+
+
+def test_a_stage_defined_nowhere_is_hinted_to_be_added(hooked: Path) -> None:
+    git(hooked, "config", "correx.stage", "nope")
+    stage_file(hooked, "src/app.py", "print(5)\n")
+    result = commit(hooked)
+    assert "hint: add [stages.nope] with its `writes` to .correx.toml and commit it" \
+        in result.stderr, result

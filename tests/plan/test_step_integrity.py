@@ -74,6 +74,24 @@ def test_unauthorized_low_risk_plan_stops_and_escalates(plan_repo: Path, cli) ->
     assert "    hint: review the plan, then run `git correx plan authorize PLAN`" in result.stdout
 
 
+def test_a_first_validate_of_a_low_risk_plan_says_it_waits_on_an_authorization(
+        plan_repo: Path, cli) -> None:
+    plan = fixture("atomic_step.toml")
+    result = cli(plan_repo, "plan", "validate", str(plan))
+    assert result.code == 1, result
+    assert "  not authorized yet, so nothing has failed: a person reviews the plan and " \
+        "authorizes it, then validates again\n" in result.stdout
+    assert result.stdout.endswith(f"next: git correx plan authorize {plan}\n"), result
+
+
+def test_an_authorized_guarded_plan_names_the_audit_next(plan_repo: Path, cli) -> None:
+    plan = fixture("guarded_two_proofs.toml")
+    assert cli(plan_repo, "plan", "authorize", str(plan)).code == 0
+    result = cli(plan_repo, "plan", "validate", str(plan))
+    assert result.code == 1, result
+    assert result.stdout.endswith(f"next: git correx plan audit {plan}\n"), result
+
+
 def test_guarded_plan_not_covered_by_the_audit_stops_and_escalates(plan_repo: Path,
                                                                    cli) -> None:
     code, document = validate(cli, plan_repo, "guarded_uncovered.toml")

@@ -3,6 +3,7 @@ operator pauses and the per-cause rules of `resume`."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -121,6 +122,15 @@ def test_session_list_names_each_session(locked, cli) -> None:
     root, session = locked
     result = cli(root, "session", "list")
     assert result.code == 0 and result.stdout.startswith(f"{session}  three  active")
+
+
+def test_session_list_with_no_sessions_says_so_and_json_stays_empty(project: Path,
+                                                                     cli) -> None:
+    result = cli(project, "session", "list")
+    assert result.code == 0, result
+    assert result.stdout == "no sessions recorded: `git correx plan lock PLAN` starts one\n"
+    as_json = cli(project, "session", "list", "--json")
+    assert json.loads(as_json.stdout) == {"sessions": []}
 
 
 def test_verify_of_an_active_step_refuses_another_expectation(locked, cli) -> None:

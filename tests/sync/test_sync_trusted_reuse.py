@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.model.verification import VerificationFields
-from tests.agents.conftest import claude, hook, json_answer
+from tests.agents.conftest import claude, hook
 from tests.conftest import CliResult, git, write
 from tests.ledger_facts import verify_tree
 from tests.sync.conftest import GitServer
