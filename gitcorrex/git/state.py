@@ -49,6 +49,7 @@ from gitcorrex.git.state_index_trust import (
     user_rules_file,
 )
 from gitcorrex.git.state_scan import GIT_ARGS, MAX_PATHSPECS, add_paths, changed_paths
+from gitcorrex.git.state_watch import Watcher, open_watcher
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
@@ -124,6 +125,8 @@ class StateProbe:
         self._base_key = self._index.record["key"] if self._index.record else None
         self._queries = (root, common)
         self._head: Callable[[], str | None] | None = None
+        self._watcher: Watcher | None = (open_watcher(repo.git_dir, self._index.record)
+                                         if self._index.persistent else None)
 
     @property
     def on_kept_index(self) -> bool:
@@ -165,6 +168,8 @@ class StateProbe:
         self._refuse_undeclared()
         self._index.refuse_hidden()
         self._key = self._base_key = key
+        if self._watcher is not None:
+            self._watcher.settled()
         if self._head is None:
             raise ValueError("StateProbe.measure before begin")
         head_tree = self._head()
@@ -172,9 +177,17 @@ class StateProbe:
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
 
     def _key_now(self) -> str:
-        """The key from the private index, rebuilt when it might differ from a copy's."""
+        """The key from the private index, rebuilt when it might differ from a copy's.
+        With a watcher, its answer (taken before git looks) says which paths to refresh."""
+        watched: list[bytes] | None = None
+        if self._watcher is not None:
+            answer = self._watcher.changes(trusted_index=self._index.record is not None)
+            if answer.rebuild:
+                self._index.rebuild()
+                self._last = None
+            watched = answer.paths
         try:
-            key = self._refresh()
+            key = self._refresh(watched)
         except GitCommandError:  # write-tree: an object the kept index names was pruned
             if not self._index.persistent:
                 raise
@@ -185,18 +198,25 @@ class StateProbe:
             key = self._refresh()
         return key
 
-    def _refresh(self) -> str:
+    def _refresh(self, watched: list[bytes] | None = None) -> str:
         """Bring the index up to the work tree, then `write-tree` unless its entries are
         those the last key was written from. On a kept index that carries git's untracked
-        cache, `git status` first says what changed (`state_scan.py`); otherwise, and
+        cache, `git status` first says what changed (`state_scan.py`), limited to the
+        paths a watcher reported when there is one (`state_watch.py`); otherwise, and
         after a rebuild, `git add -A` walks the whole work tree."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
         before = _stamp(index.path)
         if self._untracked_cache():
-            scanning = in_background(lambda: changed_paths(self._root, env, index.keep_fds))
-            self._start_queries()  # the scan is the critical path: it starts first
-            paths = scanning()
+            if watched is not None:
+                self._start_queries()
+                paths = (changed_paths(self._root, env, index.keep_fds, limit=watched)
+                         if watched else [])
+            else:
+                scanning = in_background(lambda: changed_paths(self._root, env,
+                                                               index.keep_fds))
+                self._start_queries()  # the scan is the critical path: it starts first
+                paths = scanning()
             if paths is None:
                 _add_all(self._root, env, index.keep_fds, untracked_cache=True)
             elif paths:
@@ -280,7 +300,8 @@ class StateProbe:
         if self._trust is not None and self._key is not None:
             with suppress(Exception):
                 trust = self._trust()
-        self._index.close(key=self._key, trust=trust)
+        watch = self._watcher.pending if self._watcher is not None else None
+        self._index.close(key=self._key, trust=trust, watch=watch)
 
     def __enter__(self) -> StateProbe:
         return self

@@ -116,9 +116,11 @@ class StateIndex:
             refuse_present_skipped(self.root, self.path, self.keep_fds, self.skipped,
                                    self.git_dir)
 
-    def close(self, *, key: str | None, trust: dict[str, Any] | None) -> None:
+    def close(self, *, key: str | None, trust: dict[str, Any] | None,
+              watch: dict[str, Any] | None = None) -> None:
         """Give the index up: record what it now holds (persistent, after a key) or delete
-        it (scratch copy); then drop the lock."""
+        it (scratch copy); then drop the lock. `watch`: the watcher's clock this index is
+        up to date with (`state_watch.py`), valid only with this record."""
         try:
             if not self.persistent:
                 owned_files.remove(self.path)
@@ -128,6 +130,7 @@ class StateIndex:
                     "key": key, "skipped": self.skipped,
                     "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
                     "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
+                    "watch": watch,
                 })
         finally:
             if self.lock_fd is not None:
