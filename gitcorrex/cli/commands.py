@@ -31,7 +31,8 @@ from gitcorrex.cli.verify_cmd import verify
 from gitcorrex.cli.watch_cmd import watch
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           accept_tests, hooks, doctor, watch, hook, plan, gate, session, step, pause,
+                           accept_tests, hooks, doctor, watch,
+                           hook, plan, gate, session, step, pause,
                            resume, log, report, sync, attest, mcp, help_command]
 plan.add_command(ground)
 plan.add_command(audit)

@@ -118,12 +118,12 @@ if TYPE_CHECKING:
     from gitcorrex.git.tree_objects import read_blobs_at as read_blobs_at
     from gitcorrex.git.tree_objects import write_flat_tree as write_flat_tree
     from gitcorrex.git.trees import head_tree as head_tree
+    from gitcorrex.git.trees import read_blob_at as read_blob_at
+    from gitcorrex.git.trees import resolve_tree as resolve_tree
     from gitcorrex.git.watch_control import WatchStatus as WatchStatus
     from gitcorrex.git.watch_control import start_watch as start_watch
     from gitcorrex.git.watch_control import stop_watch as stop_watch
     from gitcorrex.git.watch_control import watch_status as watch_status
-    from gitcorrex.git.trees import read_blob_at as read_blob_at
-    from gitcorrex.git.trees import resolve_tree as resolve_tree
     from gitcorrex.git.worktree_copy import temporary_worktree as temporary_worktree
     from gitcorrex.git.writer_queue import writers_turn as writers_turn
 

@@ -83,9 +83,9 @@ class Watcher:
                 answer = self._ask(conn, trusted_index)
         except (WatchmanError, KeyError, TypeError, ValueError) as exc:
             answer = WatchAnswer(None, f"watchman unavailable: {exc}")
-        if self.pending is not None:  # shown by `watch status`, asserted by tests
-            self.pending["answer"] = (answer.reason if answer.paths is None
-                                      else f"{len(answer.paths)} paths to refresh")
+        self.pending = self.pending or {}  # no clock: the next key starts a chain
+        self.pending["answer"] = (answer.reason if answer.paths is None  # `watch status`
+                                  else f"{len(answer.paths)} paths to refresh")
         return answer
 
     def settled(self) -> None:
@@ -95,7 +95,7 @@ class Watcher:
 
     def _ask(self, conn: Connection, trusted_index: bool) -> WatchAnswer:
         previous = self._previous
-        if not trusted_index or previous is None:
+        if not trusted_index or previous is None or "clock" not in previous:
             return self._start_chain(conn, "no clock for this index")
         query = {"since": previous["clock"], "fields": ["name"],
                  "empty_on_fresh_instance": True, "sync_timeout": SYNC_MS, **self._relative()}

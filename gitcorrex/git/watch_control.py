@@ -74,7 +74,8 @@ def start_watch(repo: Repository) -> WatchStatus:
                                hint="check `watchman watch-project .` by hand") from exc
     root = os.fsdecode(answer.get("watch") or b"")
     relative = answer.get("relative_path")
-    config: dict[str, object] = {"binary": os.path.realpath(binary), "sockname": sockname, "root": root,
+    config: dict[str, object] = {
+              "binary": os.path.realpath(binary), "sockname": sockname, "root": root,
               "relative_path": os.fsdecode(relative) if relative else None,
               "preexisting": root.encode("utf-8", "surrogateescape") in listed}
     _write_config(repo.git_dir, config)
@@ -110,9 +111,12 @@ def watch_status(repo: Repository) -> WatchStatus:
 
 
 def _sockname(binary: str) -> str:
-    """Where watchman listens (it starts its server if none runs)."""
+    """Where watchman listens (it starts its server if none runs): `$WATCHMAN_SOCK` when
+    set (watchman's own variable), asked once here; later keys use the recorded one."""
+    chosen = os.environ.get("WATCHMAN_SOCK")
+    args = [f"--sockname={chosen}"] if chosen else []
     try:
-        done = subprocess.run([binary, "--no-pretty", "get-sockname"], capture_output=True,
+        done = subprocess.run([binary, *args, "--no-pretty", "get-sockname"], capture_output=True,
                               timeout=60, check=False, stdin=subprocess.DEVNULL)
         sockname = json.loads(done.stdout).get("sockname")
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:

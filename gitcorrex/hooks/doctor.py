@@ -18,6 +18,7 @@ from gitcorrex.git import (
     libgit2_version_cached,
     list_worktrees,
     unreadable_object_format,
+    watch_status,
 )
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
@@ -75,7 +76,18 @@ def diagnose(repo: Repository) -> DoctorReport:
             continue
         findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path),
                                        unreadable)
+    findings.append(_watch_finding(repo))
     return DoctorReport(findings)
+
+
+def _watch_finding(repo: Repository) -> Finding:
+    """Whether state keys here refresh from watchman (`git correx watch`), and if it is
+    configured but cannot answer, that every key scans the whole work tree."""
+    status = watch_status(repo)
+    if status.on and not status.reachable:
+        return Finding(WARN, str(repo.root), "watcher", status.describe(),
+                       "start watchman, then `git correx watch start`")
+    return Finding(OK if status.on else INFO, str(repo.root), "watcher", status.describe())
 
 
 def _worktree_findings(where: str, status: HooksStatus,
