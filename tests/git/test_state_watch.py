@@ -20,8 +20,8 @@ from gitcorrex.git.state import StateProbe, compute_state
 from gitcorrex.git.watchman import encode_pdu
 from tests.conftest import git, run_correx, write
 from tests.git.state_helpers import reference_key
-from tests.verify.conftest import write_profile
 from tests.git.watch_helpers import Watchman, last_answer, set_recorded_clock, watch_record
+from tests.verify.conftest import write_profile
 
 
 @pytest.fixture
@@ -182,7 +182,7 @@ def test_doctor_reports_the_watcher(watched: Path) -> None:
     assert "watcher: on" in result.stdout, result
 
 
-class fake_watchman:  # noqa: N801 - a context manager used like a function
+class fake_watchman:
     """A unix socket server answering every BSER request with 'no change since clock'."""
 
     def __init__(self, sock: str, clock: str) -> None:
