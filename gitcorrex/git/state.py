@@ -42,6 +42,7 @@ from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_attributes import undeclared_error, undeclared_rule
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
+from gitcorrex.git.state_index_forgotten import add_back, to_add_back
 from gitcorrex.git.state_index_trust import (
     content_settings,
     fingerprint_of,
@@ -229,6 +230,11 @@ class StateProbe:
             adding()
             stamp = _stamp(index.path)
             same = stamp is not None and stamp == self._last_stamp()
+        if index.persistent and index.tracked_ignored:
+            back = to_add_back(self._root, index.path, index.keep_fds, index.tracked_ignored)
+            if back:
+                add_back(self._root, env, index.keep_fds, back)
+                same = False
         if same and self._last is not None:
             key = self._last[1]
         else:

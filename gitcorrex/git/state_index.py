@@ -44,6 +44,7 @@ from gitcorrex.git.state_index_bits import (
     clear_hiding_bits,
     refuse_present_skipped,
 )
+from gitcorrex.git.state_index_forgotten import tracked_ignored
 from gitcorrex.git.state_index_trust import file_stamp, object_store_stamp, pruning_stamp
 from gitcorrex.git.state_scan import GIT_ARGS
 
@@ -80,6 +81,8 @@ class StateIndex:
         self.persistent = persistent
         self.record = record
         self.skipped: list[str] = list(record.get("skipped") or []) if record else []
+        self.tracked_ignored: list[str] = (list(record.get("tracked_ignored") or [])
+                                           if record else [])
         self.user_stamp = user_stamp
         self.lock_fd = lock_fd
         self.keep_fds = keep_fds
@@ -108,6 +111,8 @@ class StateIndex:
             run_git([*GIT_ARGS, "update-index", "--index-version", "4"], cwd=self.root,
                     env={"GIT_INDEX_FILE": self.path}, keep_fds=self.keep_fds, check=False)
         self.skipped = clear_hiding_bits(self.root, self.path, self.keep_fds)
+        self.tracked_ignored = (tracked_ignored(self.root, self.path, self.keep_fds)
+                                if self.persistent else [])
 
     def refuse_hidden(self) -> None:
         """Raise when a skip-worktree path exists with other bytes than its entry (a few
@@ -128,6 +133,7 @@ class StateIndex:
                 _write_record(Path(self.path), {
                     "trust": trust, "user_index": self.user_stamp, "index": file_stamp(self.path),
                     "key": key, "skipped": self.skipped,
+                    "tracked_ignored": self.tracked_ignored,
                     "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
                     "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
                     "watch": watch,

@@ -99,7 +99,10 @@ class Watcher:
             return self._start_chain(conn, "no clock for this index")
         query = {"since": previous["clock"], "fields": ["name"],
                  "empty_on_fresh_instance": True, "sync_timeout": SYNC_MS, **self._relative()}
-        answer = conn.request(["query", self._config["root"], query])
+        try:
+            answer = conn.request(["query", self._config["root"], query])
+        except WatchmanError as exc:  # e.g. a restarted watchman lost the watch
+            return self._start_chain(conn, str(exc))
         doubt = _doubt(previous, answer, conn.server_pid)
         if doubt is not None:
             return self._start_chain(conn, doubt)
@@ -118,7 +121,9 @@ class Watcher:
 
     def _start_chain(self, conn: Connection, reason: str) -> WatchAnswer:
         """A clock taken now (after a sync) and every directory holding `.git`: the base
-        for the full scan that follows."""
+        for the full scan that follows. (Watching again first: a restarted watchman
+        may have lost the watch; on a live one this changes nothing.)"""
+        conn.request(["watch-project", self._config["root"]])
         query = {"expression": ["allof", ["name", ".git"], "exists"], "fields": ["name"],
                  "sync_timeout": SYNC_MS, **self._relative()}
         answer = conn.request(["query", self._config["root"], query])
