@@ -163,11 +163,12 @@ def read_watch_config(git_dir: Path) -> dict[str, Any] | None:
 
 def _doubt(previous: dict[str, Any], answer: dict[str, Any], server_pid: int) -> str | None:
     """Why this `since` answer cannot be trusted to list every change; None when it can."""
-    if answer.get("is_fresh_instance") is not False:
-        return "watchman restarted or the watch was re-created (fresh instance)"
     old, new = _clock_parts(previous.get("clock")), _clock_parts(_text(answer.get("clock")))
-    if old is None or new is None or old[:3] != new[:3] or new[1] != server_pid:
-        return "the recorded clock is not this watchman's"
+    if old is None or new is None:
+        return "the recorded clock is not a watchman clock"
+    fresh = answer.get("is_fresh_instance") is not False
+    if fresh or old[:3] != new[:3] or new[1] != server_pid:
+        return "a fresh instance: watchman restarted or the watch was re-created"
     if old[3] > new[3]:
         return "the recorded clock is ahead of watchman's"
     if _text(answer.get("warning")) != previous.get("warning"):

@@ -114,7 +114,7 @@ def _user(root: Path, what: str) -> None:
         git(root, "add", "-A")
         git(root, "commit", "-q", "--allow-empty", "-m", "user commit")
     else:
-        git(root, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "a")
+        git(root, "rm", "-r", "-q", "-f", "--cached", "--ignore-unmatch", "a")
 
 
 def _trouble(root: Path, server: Watchman, what: str) -> None:
