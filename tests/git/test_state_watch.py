@@ -79,9 +79,16 @@ def test_files_written_while_watchman_is_killed_are_keyed(watched: Path,
 
 
 def test_a_restarted_watchman_is_a_fresh_instance(watched: Path, watchman: Watchman) -> None:
+    """The new instance's clock is moved past the recorded one, so only its being another
+    instance (`is_fresh_instance`, another start and pid) can tell that changes are lost."""
+    old_tick = int(str(watch_record(watched)["clock"]).rsplit(":", 1)[1])
     watchman.restart()
-    watchman.command("watch-project", str(watched))
     write(watched, "README.md", "changed while the old instance was gone\n")
+    watchman.command("watch-project", str(watched))
+    tick = 0
+    while tick <= old_tick:  # every synced clock query ticks (a cookie file comes and goes)
+        answer = watchman.request(["clock", str(watched), {"sync_timeout": 5000}])
+        tick = int(str(answer["clock"]).rsplit(":", 1)[1])
     assert key_of(watched) == reference_key(watched)
     assert "fresh instance" in last_answer(watched)
 

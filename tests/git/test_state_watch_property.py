@@ -34,7 +34,7 @@ PATHS = tuple(d + n for d in DIRS for n in NAMES)
 PATTERNS = ("*.log", "*.tmp", "b/", "x.txt", "!keep.log")
 TROUBLES = ("kill", "down-write", "restart", "recrawl", "clock")
 KINDS = ("write", "delete", "rename", "chmod", "symlink", "ignore", "user", "trouble")
-WEIGHTS = (8, 2, 2, 1, 1, 1, 1, 0.5)
+WEIGHTS = (8, 2, 2, 1, 1, 1, 1, 1)
 
 
 
@@ -118,6 +118,8 @@ def _user(root: Path, what: str) -> None:
 
 
 def _trouble(root: Path, server: Watchman, what: str) -> None:
+    """Disturb the watcher, then change a file: a watcher that believed the disturbed
+    answer would miss that change."""
     if what == "kill":
         server.kill()
         server.start()
@@ -134,6 +136,7 @@ def _trouble(root: Path, server: Watchman, what: str) -> None:
     elif watch_record(root).get("clock"):
         start, pid, number, tick = str(watch_record(root)["clock"]).split(":")[1:]
         set_recorded_clock(root, f"c:{start}:{pid}:{number}:{int(tick) + 1000000}")
+    write(root, "after-trouble.txt", os.urandom(4))
 
 
 def check_sequences(tmp_path: Path, server: Watchman, count: int) -> None:

@@ -65,6 +65,14 @@ class Watchman:
                               capture_output=True, check=True, timeout=60)
         return json.loads(done.stdout)
 
+    def request(self, command: list[object]) -> dict[str, object]:
+        """One request in watchman's JSON form (for options the command line lacks)."""
+        assert WATCHMAN is not None
+        done = subprocess.run([WATCHMAN, f"--sockname={self.sock}", "--no-pretty", "-j"],
+                              input=json.dumps(command).encode(), capture_output=True,
+                              check=True, timeout=60)
+        return json.loads(done.stdout)
+
     def _answers(self) -> bool:
         try:
             self.command("version")
