@@ -50,7 +50,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us.
 SUBPROCESS_ALLOWED = {"git/process.py", "runner/command.py", "demo/script.py",
-                      "hooks/interpreter.py"}
+                      "hooks/interpreter.py",
+                      "git/watch_control.py"}  # `watchman get-sockname`, at `watch start`
 
 
 def imports_of(path: Path) -> set[str]:

@@ -40,11 +40,11 @@ import json
 import os
 from pathlib import Path
 
-from gitcorrex.git.watchman import Connection, WatchmanError
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
     from typing import Any
+
+    from gitcorrex.git.watchman import Connection
 
 WATCH_FILE = "watch.json"
 MAX_WATCH_PATHS = 64  # a limited `git status` costs ~0.5 ms a path on 50,000 files
@@ -77,6 +77,8 @@ class Watcher:
     def changes(self, *, trusted_index: bool) -> WatchAnswer:
         """The paths to refresh now; a full scan (None) on any doubt. The clock this
         answer rests on is kept in `pending`; `None` there means: record no clock."""
+        from gitcorrex.git.watchman import Connection, WatchmanError  # `socket`: only here
+
         self.pending = None
         try:
             with Connection(self._config["sockname"], self._config["binary"]) as conn:
@@ -99,6 +101,8 @@ class Watcher:
             return self._start_chain(conn, "no clock for this index")
         query = {"since": previous["clock"], "fields": ["name"],
                  "empty_on_fresh_instance": True, "sync_timeout": SYNC_MS, **self._relative()}
+        from gitcorrex.git.watchman import WatchmanError
+
         try:
             answer = conn.request(["query", self._config["root"], query])
         except WatchmanError as exc:  # e.g. a restarted watchman lost the watch
