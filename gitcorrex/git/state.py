@@ -208,16 +208,15 @@ class StateProbe:
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
         before = _stamp(index.path)
-        if self._untracked_cache():
-            if watched is not None:
-                self._start_queries()
-                paths = (changed_paths(self._root, env, index.keep_fds, limit=watched)
-                         if watched else [])
-            else:
-                scanning = in_background(lambda: changed_paths(self._root, env,
-                                                               index.keep_fds))
-                self._start_queries()  # the scan is the critical path: it starts first
-                paths = scanning()
+        if self._untracked_cache() and watched is not None:
+            self._start_queries()
+            self._refresh_watched(watched, env)
+            stamp = _stamp(index.path)
+            same = stamp is not None and stamp == self._last_stamp()
+        elif self._untracked_cache():
+            scanning = in_background(lambda: changed_paths(self._root, env, index.keep_fds))
+            self._start_queries()  # the scan is the critical path: it starts first
+            paths = scanning()
             if paths is None:
                 _add_all(self._root, env, index.keep_fds, untracked_cache=True)
             elif paths:
@@ -243,6 +242,25 @@ class StateProbe:
             key = out.decode("ascii").strip()
         self._last = (_stamp(index.path), key)
         return key
+
+    def _refresh_watched(self, watched: list[bytes], env: dict[str, str]) -> None:
+        """Refresh the paths a watcher reported (`state_watch.py`): `git add -A` of just
+        those; when git refuses (a path it ignores, or one that neither exists nor has an
+        entry), `git status` limited to them says which to add. Refreshing any subset of
+        paths is a step `git add -A` would take, so a refused attempt leaves nothing wrong."""
+        if not watched:
+            return
+        keep_fds = self._index.keep_fds
+        try:
+            add_paths(self._root, env, keep_fds, watched)
+            return
+        except GitCommandError:
+            pass
+        paths = changed_paths(self._root, env, keep_fds, limit=watched)
+        if paths is None:
+            _add_all(self._root, env, keep_fds, untracked_cache=True)
+        elif paths:
+            self._add(paths, env)
 
     def _refuse_undeclared(self) -> None:
         """Raise when a rule outside the tree changes the bytes git stores (asked on every
