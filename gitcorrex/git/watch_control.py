@@ -74,10 +74,13 @@ def start_watch(repo: Repository) -> WatchStatus:
                                hint="check `watchman watch-project .` by hand") from exc
     root = os.fsdecode(answer.get("watch") or b"")
     relative = answer.get("relative_path")
+    earlier = read_watch_config(repo.git_dir)  # a second `start` keeps who made the watch
+    preexisting = (bool(earlier.get("preexisting")) if earlier and earlier.get("root") == root
+                   else root.encode("utf-8", "surrogateescape") in listed)
     config: dict[str, object] = {
               "binary": os.path.realpath(binary), "sockname": sockname, "root": root,
               "relative_path": os.fsdecode(relative) if relative else None,
-              "preexisting": root.encode("utf-8", "surrogateescape") in listed}
+              "preexisting": preexisting}
     _write_config(repo.git_dir, config)
     return watch_status(repo)
 

@@ -84,10 +84,11 @@ def _watch_finding(repo: Repository) -> Finding:
     """Whether state keys here refresh from watchman (`git correx watch`), and if it is
     configured but cannot answer, that every key scans the whole work tree."""
     status = watch_status(repo)
+    said = status.describe().removeprefix("watcher: ")
     if status.on and not status.reachable:
-        return Finding(WARN, str(repo.root), "watcher", status.describe(),
+        return Finding(WARN, str(repo.root), "watcher", said,
                        "start watchman, then `git correx watch start`")
-    return Finding(OK if status.on else INFO, str(repo.root), "watcher", status.describe())
+    return Finding(OK if status.on else INFO, str(repo.root), "watcher", said)
 
 
 def _worktree_findings(where: str, status: HooksStatus,

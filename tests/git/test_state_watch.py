@@ -184,9 +184,18 @@ def test_verify_on_the_watcher_records_the_definitions_key(watched: Path) -> Non
     assert last_answer(watched).endswith("paths to refresh")
 
 
-def test_doctor_reports_the_watcher(watched: Path) -> None:
-    result = run_correx(watched, "doctor")
-    assert "watcher: on" in result.stdout, result
+def test_doctor_reports_the_watcher(watched: Path, watchman: Watchman) -> None:
+    assert "watcher: on, watchman watching" in run_correx(watched, "doctor").stdout
+    watchman.kill()
+    said = run_correx(watched, "doctor").stdout
+    assert "warn" in said and "watcher: on, but keys scan the whole work tree" in said, said
+
+
+def test_stop_ends_the_watch_start_made_even_after_a_second_start(
+        watched: Path, watchman: Watchman) -> None:
+    assert run_correx(watched, "watch", "start").code == 0
+    assert run_correx(watched, "watch", "stop").code == 0
+    assert watchman.command("watch-list")["roots"] == []
 
 
 class fake_watchman:
