@@ -37,6 +37,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex.git import owned_files
+from gitcorrex.git.background import in_background
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index_bits import (
@@ -106,13 +107,14 @@ class StateIndex:
         later scan reads and writes for ~8 ms less CPU; git rewrites it by its own rules,
         smudging racily clean entries, so no edit can hide."""
         self.record = None
+        listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
+                                 name="correx-tracked-ignored") if self.persistent else None)
         copy_index(self.source, Path(self.path))
         if self.persistent:  # from the top: git lstat()s entries
             run_git([*GIT_ARGS, "update-index", "--index-version", "4"], cwd=self.root,
                     env={"GIT_INDEX_FILE": self.path}, keep_fds=self.keep_fds, check=False)
         self.skipped = clear_hiding_bits(self.root, self.path, self.keep_fds)
-        self.tracked_ignored = (tracked_ignored(self.root, self.path, self.keep_fds)
-                                if self.persistent else [])
+        self.tracked_ignored = listing() if listing is not None else []
 
     def refuse_hidden(self) -> None:
         """Raise when a skip-worktree path exists with other bytes than its entry (a few

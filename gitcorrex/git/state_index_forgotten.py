@@ -7,7 +7,8 @@ deleted, `git add -A` drops its entry, and when it comes back, neither `git stat
 `git add -A` picks it up again (untracked and ignored, as far as the kept index knows),
 while a copy of the user's index still tracks it: the key would miss the file.
 
-So a rebuild lists the user's tracked-but-ignored files (`tracked_ignored`: usually none,
+So a rebuild lists the user's tracked-but-ignored files (read from the user's own index,
+while the copy is made: `tracked_ignored`; usually none,
 and then this costs nothing more), and every refresh of a kept index that has some lists
 them again in the kept index (one `git ls-files`, which reads the whole index: such
 repositories pay it on every key, with or without a watcher) and adds back, by exact path
