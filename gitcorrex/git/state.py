@@ -126,7 +126,7 @@ class StateProbe:
         self._base_key = self._index.record["key"] if self._index.record else None
         self._queries = (root, common)
         self._head: Callable[[], str | None] | None = None
-        self._watcher: Watcher | None = (open_watcher(repo.git_dir, self._index.record)
+        self._watcher: Watcher | None = (open_watcher(repo.git_dir, root, self._index.record)
                                          if self._index.persistent else None)
 
     @property

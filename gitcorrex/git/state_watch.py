@@ -83,7 +83,7 @@ class Watcher:
         try:
             with Connection(self._config["sockname"], self._config["binary"]) as conn:
                 answer = self._ask(conn, trusted_index)
-        except (WatchmanError, KeyError, TypeError, ValueError) as exc:
+        except (WatchmanError, KeyError, TypeError, ValueError, AttributeError) as exc:
             answer = WatchAnswer(None, f"watchman unavailable: {exc}")
         self.pending = self.pending or {}  # no clock: the next key starts a chain
         self.pending["answer"] = (answer.reason if answer.paths is None  # `watch status`
@@ -96,6 +96,9 @@ class Watcher:
             self._previous = self.pending
 
     def _ask(self, conn: Connection, trusted_index: bool) -> WatchAnswer:
+        if self._config.get("misplaced"):
+            return WatchAnswer(None, "watch.json names another directory (the repository "
+                                     "moved?): run `git correx watch start` again")
         previous = self._previous
         if not trusted_index or previous is None or "clock" not in previous:
             return self._start_chain(conn, "no clock for this index")
@@ -145,12 +148,17 @@ class Watcher:
         return {"relative_root": relative} if relative else {}
 
 
-def open_watcher(git_dir: Path, record: dict[str, Any] | None) -> Watcher | None:
+def open_watcher(git_dir: Path, root: Path, record: dict[str, Any] | None) -> Watcher | None:
     """The worktree's watcher when `watch start` configured one (else None: one failed
-    open, nothing more), carrying the clock from the kept index's record."""
+    open, nothing more), carrying the clock from the kept index's record. A watch of
+    another directory than `root` (the repository was moved, and something else may now
+    live where it was) is never asked."""
     config = read_watch_config(git_dir)
     if config is None:
         return None
+    watched = os.path.join(str(config.get("root")), str(config.get("relative_path") or ""))
+    if os.path.realpath(watched) != os.path.realpath(root):
+        config = {**config, "misplaced": True}
     previous = record.get("watch") if record else None
     return Watcher(config, previous)
 

@@ -164,6 +164,19 @@ def test_a_fake_server_on_the_recorded_socket_is_not_believed(watched: Path,
     assert "the socket's server is" in last_answer(watched)
 
 
+def test_a_moved_repository_does_not_trust_the_old_watch(watched: Path, tmp_path: Path) -> None:
+    """Whatever lives at the old path now, its changes are not this work tree's."""
+    moved = tmp_path / "moved"
+    watched.rename(moved)
+    watched.mkdir()  # another directory where the repository was
+    assert key_of(moved) == reference_key(moved)
+    write(moved, "README.md", "edited after the move\n")
+    assert key_of(moved) == reference_key(moved)
+    assert "another directory" in last_answer(moved)
+    watched.rmdir()
+    moved.rename(watched)
+
+
 def test_a_probe_measures_twice_on_the_watcher(watched: Path) -> None:
     with StateProbe(discover(watched)) as probe:
         write(watched, "one.txt", "1\n")
