@@ -18,6 +18,7 @@ import pytest
 from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe, compute_state
 from gitcorrex.git.watchman import encode_pdu
+from tests.cli.test_startup import run_importing
 from tests.conftest import git, run_correx, write
 from tests.git.state_helpers import reference_key
 from tests.git.watch_helpers import Watchman, last_answer, set_recorded_clock, watch_record
@@ -48,6 +49,14 @@ def test_watch_start_without_watchman_says_how_to_install(repo: Path, tmp_path: 
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "apt-get install watchman" in lines[0], result
     assert run_correx(repo, "state").code == 0
+
+
+def test_a_key_without_a_watcher_loads_no_watchman_client(repo: Path) -> None:
+    """Without `watch start` the watcher costs one failed open: no client, no socket."""
+    code, imported, err = run_importing(repo, "state")
+    assert code == 0, err
+    assert "gitcorrex.git.state_watch" in imported
+    assert not {"gitcorrex.git.watchman", "socket"} & imported
 
 
 def test_watched_key_refreshes_only_the_reported_paths(watched: Path) -> None:
