@@ -202,9 +202,9 @@ class StateProbe:
     def _refresh(self, watched: list[bytes] | None = None) -> str:
         """Bring the index up to the work tree, then `write-tree` unless its entries are
         those the last key was written from. On a kept index that carries git's untracked
-        cache, `git status` first says what changed (`state_scan.py`), limited to the
-        paths a watcher reported when there is one (`state_watch.py`); otherwise, and
-        after a rebuild, `git add -A` walks the whole work tree."""
+        cache, `git status` first says what changed (`state_scan.py`), or a watcher says
+        which paths to look at (`state_watch.py`); otherwise, and after a rebuild,
+        `git add -A` walks the whole work tree."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
         before = _stamp(index.path)
