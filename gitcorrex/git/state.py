@@ -128,6 +128,7 @@ class StateProbe:
         self._head: Callable[[], str | None] | None = None
         self._watcher: Watcher | None = (open_watcher(repo.git_dir, root, self._index.record)
                                          if self._index.persistent else None)
+        self._measured = False  # a second measurement scans everything (state_watch.py)
 
     @property
     def on_kept_index(self) -> bool:
@@ -182,7 +183,9 @@ class StateProbe:
         With a watcher, its answer (taken before git looks) says which paths to refresh."""
         watched: list[bytes] | None = None
         if self._watcher is not None:
-            answer = self._watcher.changes(trusted_index=self._index.record is not None)
+            answer = self._watcher.changes(trusted_index=self._index.record is not None,
+                                           full=self._measured)
+            self._measured = True
             if answer.rebuild:
                 self._index.rebuild()
                 self._last = None

@@ -28,6 +28,12 @@ Anything else is doubt, and doubt means the full scan, with a new clock taken fi
 - settings, exclude files or the user's index changed: the kept index is rebuilt
   (`state_index_trust.py`), and with it the clock.
 
+What inotify never reports (a file changed through a hard link from outside the work
+tree, or through `mmap`) a watcher cannot see. So within one probe only the *first*
+measurement takes watchman's paths; every later one (`verify` after its commands, a gate,
+a step's settlement) scans the whole work tree: a change hidden from the first makes the
+two keys differ, and the run never counts as a pass (the workspace changed under it).
+
 Gitlinks: a submodule's HEAD lives in its git directory, often outside the work tree
 (`.git/modules/…`), where no watch sees it. Every directory holding a `.git` entry (found
 at the start of a chain, and any reported since) is therefore refreshed on every
@@ -74,15 +80,18 @@ class Watcher:
         self._previous = previous if isinstance(previous, dict) else None
         self.pending: dict[str, Any] | None = None  # what the record gets if a key follows
 
-    def changes(self, *, trusted_index: bool) -> WatchAnswer:
-        """The paths to refresh now; a full scan (None) on any doubt. The clock this
-        answer rests on is kept in `pending`; `None` there means: record no clock."""
+    def changes(self, *, trusted_index: bool, full: bool = False) -> WatchAnswer:
+        """The paths to refresh now; a full scan (None) on any doubt, and when `full`
+        (the clock chain still moves on). The clock this answer rests on is kept in
+        `pending`; `None` there means: record no clock."""
         from gitcorrex.git.watchman import Connection, WatchmanError  # `socket`: only here
 
         self.pending = None
         try:
             with Connection(self._config["sockname"], self._config["binary"]) as conn:
                 answer = self._ask(conn, trusted_index)
+            if full and answer.paths is not None:
+                answer = WatchAnswer(None, "a second measurement scans everything")
         except (WatchmanError, KeyError, TypeError, ValueError, AttributeError) as exc:
             answer = WatchAnswer(None, f"watchman unavailable: {exc}")
         self.pending = self.pending or {}  # no clock: the next key starts a chain

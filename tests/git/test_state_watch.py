@@ -193,7 +193,7 @@ def test_a_probe_measures_twice_on_the_watcher(watched: Path) -> None:
         os.unlink(watched / "one.txt")
         write(watched, "two/three.txt", "3\n")
         assert probe.measure().state_key == reference_key(watched)
-    assert last_answer(watched) == "2 paths to refresh"
+    assert last_answer(watched) == "a second measurement scans everything"
 
 
 def test_verify_on_the_watcher_records_the_definitions_key(watched: Path) -> None:
@@ -203,7 +203,24 @@ def test_verify_on_the_watcher_records_the_definitions_key(watched: Path) -> Non
     result = run_correx(watched, "verify", "--json")
     assert result.code == 0, result
     assert json.loads(result.stdout)["event"]["state_key"] == reference_key(watched)
-    assert last_answer(watched).endswith("paths to refresh")
+    assert last_answer(watched) == "a second measurement scans everything"
+
+
+def test_a_change_made_through_a_hard_link_never_verifies(watched: Path,
+                                                         tmp_path: Path) -> None:
+    """inotify does not tell the work tree's directory about a write through another
+    name: the first key misses it, but verify's second measurement scans everything,
+    so the run is not a pass for bytes it did not key."""
+    write_profile(watched)
+    assert key_of(watched) == reference_key(watched)
+    outside = tmp_path / "outside-name"
+    os.link(watched / "README.md", outside)
+    with open(outside, "a") as handle:
+        handle.write("changed where no watch looks\n")
+    result = run_correx(watched, "verify", "--json")
+    assert result.code != 0, result
+    assert "changed while the commands ran" in result.stdout + result.stderr, result
+    assert key_of(watched) == reference_key(watched)
 
 
 def test_doctor_reports_the_watcher(watched: Path, watchman: Watchman) -> None:
