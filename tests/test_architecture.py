@@ -51,7 +51,8 @@ LAYER_OF = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in nam
 # hooks/interpreter.py: doctor must run the interpreter a hook pins to prove it imports us;
 # runner/piped.py: doctor --agent runs an agent's installed hook command as the agent does.
 SUBPROCESS_ALLOWED = {"git/process.py", "runner/command.py", "runner/piped.py",
-                      "demo/script.py", "hooks/interpreter.py"}
+                      "demo/script.py", "hooks/interpreter.py",
+                      "git/watch_control.py"}  # `watchman get-sockname`, at `watch start`
 
 
 def imports_of(path: Path) -> set[str]:

@@ -29,10 +29,12 @@ from gitcorrex.cli.state_cmd import state
 from gitcorrex.cli.step_cmd import pause, resume, step
 from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
+from gitcorrex.cli.watch_cmd import watch
 
 ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           accept_tests, hooks, doctor, agents, hook, plan, gate, session, step,
-                           pause, resume, log, report, sync, attest, mcp, help_command]
+                           accept_tests, hooks, doctor, agents, watch, hook, plan, gate,
+                           session, step, pause, resume, log, report, sync, attest, mcp,
+                           help_command]
 plan.add_command(ground)
 plan.add_command(audit)
 plan.add_command(route)

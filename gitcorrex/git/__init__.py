@@ -130,6 +130,10 @@ if TYPE_CHECKING:
     from gitcorrex.git.trees import head_tree as head_tree
     from gitcorrex.git.trees import read_blob_at as read_blob_at
     from gitcorrex.git.trees import resolve_tree as resolve_tree
+    from gitcorrex.git.watch_control import WatchStatus as WatchStatus
+    from gitcorrex.git.watch_control import start_watch as start_watch
+    from gitcorrex.git.watch_control import stop_watch as stop_watch
+    from gitcorrex.git.watch_control import watch_status as watch_status
     from gitcorrex.git.worktree_copy import temporary_worktree as temporary_worktree
     from gitcorrex.git.writer_queue import writers_turn as writers_turn
 
@@ -246,6 +250,10 @@ FACE = {
     "head_tree": "trees",
     "read_blob_at": "trees",
     "resolve_tree": "trees",
+    "WatchStatus": "watch_control",
+    "start_watch": "watch_control",
+    "stop_watch": "watch_control",
+    "watch_status": "watch_control",
     "writers_turn": "writer_queue",
 }
 __all__ = sorted(FACE)

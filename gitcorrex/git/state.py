@@ -42,6 +42,7 @@ from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_attributes import undeclared_error, undeclared_rule
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
+from gitcorrex.git.state_index_forgotten import add_back, to_add_back
 from gitcorrex.git.state_index_trust import (
     content_settings,
     fingerprint_of,
@@ -49,6 +50,7 @@ from gitcorrex.git.state_index_trust import (
     user_rules_file,
 )
 from gitcorrex.git.state_scan import GIT_ARGS, MAX_PATHSPECS, add_paths, changed_paths
+from gitcorrex.git.state_watch import Watcher, open_watcher
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
            "WorkspaceState", "compute_state", "empty_tree_oid", "head_tree_oid", "state_key"]
@@ -124,6 +126,9 @@ class StateProbe:
         self._base_key = self._index.record["key"] if self._index.record else None
         self._queries = (root, common)
         self._head: Callable[[], str | None] | None = None
+        self._watcher: Watcher | None = (open_watcher(repo.git_dir, root, self._index.record)
+                                         if self._index.persistent else None)
+        self._measured = False  # a second measurement scans everything (state_watch.py)
 
     @property
     def on_kept_index(self) -> bool:
@@ -165,6 +170,8 @@ class StateProbe:
         self._refuse_undeclared()
         self._index.refuse_hidden()
         self._key = self._base_key = key
+        if self._watcher is not None:
+            self._watcher.settled()
         if self._head is None:
             raise ValueError("StateProbe.measure before begin")
         head_tree = self._head()
@@ -172,9 +179,19 @@ class StateProbe:
         return WorkspaceState(state_key=key, head_tree=head_tree, dirty=key != baseline)
 
     def _key_now(self) -> str:
-        """The key from the private index, rebuilt when it might differ from a copy's."""
+        """The key from the private index, rebuilt when it might differ from a copy's.
+        With a watcher, its answer (taken before git looks) says which paths to refresh."""
+        watched: list[bytes] | None = None
+        if self._watcher is not None:
+            answer = self._watcher.changes(trusted_index=self._index.record is not None,
+                                           full=self._measured)
+            self._measured = True
+            if answer.rebuild:
+                self._index.rebuild()
+                self._last = None
+            watched = answer.paths
         try:
-            key = self._refresh()
+            key = self._refresh(watched)
         except GitCommandError:  # write-tree: an object the kept index names was pruned
             if not self._index.persistent:
                 raise
@@ -185,15 +202,21 @@ class StateProbe:
             key = self._refresh()
         return key
 
-    def _refresh(self) -> str:
+    def _refresh(self, watched: list[bytes] | None = None) -> str:
         """Bring the index up to the work tree, then `write-tree` unless its entries are
         those the last key was written from. On a kept index that carries git's untracked
-        cache, `git status` first says what changed (`state_scan.py`); otherwise, and
-        after a rebuild, `git add -A` walks the whole work tree."""
+        cache, `git status` first says what changed (`state_scan.py`), or a watcher says
+        which paths to look at (`state_watch.py`); otherwise, and after a rebuild,
+        `git add -A` walks the whole work tree."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
         before = _stamp(index.path)
-        if self._untracked_cache():
+        if self._untracked_cache() and watched is not None:
+            self._start_queries()
+            self._refresh_watched(watched, env)
+            stamp = _stamp(index.path)
+            same = stamp is not None and stamp == self._last_stamp()
+        elif self._untracked_cache():
             scanning = in_background(lambda: changed_paths(self._root, env, index.keep_fds))
             self._start_queries()  # the scan is the critical path: it starts first
             paths = scanning()
@@ -209,6 +232,11 @@ class StateProbe:
             adding()
             stamp = _stamp(index.path)
             same = stamp is not None and stamp == self._last_stamp()
+        if index.persistent and index.tracked_ignored:
+            back = to_add_back(self._root, index.path, index.keep_fds, index.tracked_ignored)
+            if back:
+                add_back(self._root, env, index.keep_fds, back)
+                same = False
         if same and self._last is not None:
             key = self._last[1]
         else:
@@ -217,6 +245,25 @@ class StateProbe:
             key = out.decode("ascii").strip()
         self._last = (_stamp(index.path), key)
         return key
+
+    def _refresh_watched(self, watched: list[bytes], env: dict[str, str]) -> None:
+        """Refresh the paths a watcher reported (`state_watch.py`): `git add -A` of just
+        those; when git refuses (a path it ignores, or one that neither exists nor has an
+        entry), `git status` limited to them says which to add. Refreshing any subset of
+        paths is a step `git add -A` would take, so a refused attempt leaves nothing wrong."""
+        if not watched:
+            return
+        keep_fds = self._index.keep_fds
+        try:
+            add_paths(self._root, env, keep_fds, watched)
+            return
+        except GitCommandError:
+            pass
+        paths = changed_paths(self._root, env, keep_fds, limit=watched)
+        if paths is None:
+            _add_all(self._root, env, keep_fds, untracked_cache=True)
+        elif paths:
+            self._add(paths, env)
 
     def _refuse_undeclared(self) -> None:
         """Raise when a rule outside the tree changes the bytes git stores (asked on every
@@ -280,7 +327,8 @@ class StateProbe:
         if self._trust is not None and self._key is not None:
             with suppress(Exception):
                 trust = self._trust()
-        self._index.close(key=self._key, trust=trust)
+        watch = self._watcher.pending if self._watcher is not None else None
+        self._index.close(key=self._key, trust=trust, watch=watch)
 
     def __enter__(self) -> StateProbe:
         return self

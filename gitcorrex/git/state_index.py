@@ -37,6 +37,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex.git import owned_files
+from gitcorrex.git.background import in_background
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_index_bits import (
@@ -44,6 +45,7 @@ from gitcorrex.git.state_index_bits import (
     clear_hiding_bits,
     refuse_present_skipped,
 )
+from gitcorrex.git.state_index_forgotten import tracked_ignored
 from gitcorrex.git.state_index_trust import file_stamp, object_store_stamp, pruning_stamp
 from gitcorrex.git.state_scan import GIT_ARGS
 
@@ -80,6 +82,8 @@ class StateIndex:
         self.persistent = persistent
         self.record = record
         self.skipped: list[str] = list(record.get("skipped") or []) if record else []
+        self.tracked_ignored: list[str] = (list(record.get("tracked_ignored") or [])
+                                           if record else [])
         self.user_stamp = user_stamp
         self.lock_fd = lock_fd
         self.keep_fds = keep_fds
@@ -103,11 +107,14 @@ class StateIndex:
         later scan reads and writes for ~8 ms less CPU; git rewrites it by its own rules,
         smudging racily clean entries, so no edit can hide."""
         self.record = None
+        listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
+                                 name="correx-tracked-ignored") if self.persistent else None)
         copy_index(self.source, Path(self.path))
         if self.persistent:  # from the top: git lstat()s entries
             run_git([*GIT_ARGS, "update-index", "--index-version", "4"], cwd=self.root,
                     env={"GIT_INDEX_FILE": self.path}, keep_fds=self.keep_fds, check=False)
         self.skipped = clear_hiding_bits(self.root, self.path, self.keep_fds)
+        self.tracked_ignored = listing() if listing is not None else []
 
     def refuse_hidden(self) -> None:
         """Raise when a skip-worktree path exists with other bytes than its entry (a few
@@ -116,9 +123,11 @@ class StateIndex:
             refuse_present_skipped(self.root, self.path, self.keep_fds, self.skipped,
                                    self.git_dir)
 
-    def close(self, *, key: str | None, trust: dict[str, Any] | None) -> None:
+    def close(self, *, key: str | None, trust: dict[str, Any] | None,
+              watch: dict[str, Any] | None = None) -> None:
         """Give the index up: record what it now holds (persistent, after a key) or delete
-        it (scratch copy); then drop the lock."""
+        it (scratch copy); then drop the lock. `watch`: the watcher's clock this index is
+        up to date with (`state_watch.py`), valid only with this record."""
         try:
             if not self.persistent:
                 owned_files.remove(self.path)
@@ -126,8 +135,10 @@ class StateIndex:
                 _write_record(Path(self.path), {
                     "trust": trust, "user_index": self.user_stamp, "index": file_stamp(self.path),
                     "key": key, "skipped": self.skipped,
+                    "tracked_ignored": self.tracked_ignored,
                     "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
                     "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
+                    "watch": watch,
                 })
         finally:
             if self.lock_fd is not None:

@@ -42,7 +42,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this p
 if TYPE_CHECKING:
     from typing import Any
 
-RECORD_FORMAT = 2  # 2: the record holds the skip-worktree probes (state_index_bits.py)
+RECORD_FORMAT = 3  # 2: skip-worktree probes (state_index_bits.py); 3: tracked_ignored
 CONTENT_CONFIG = (
     r"^(core\.(autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode"
     r"|checkroundtripencoding|attributesfile|excludesfile|bigfilethreshold|untrackedcache)"

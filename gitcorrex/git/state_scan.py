@@ -41,11 +41,18 @@ LITERAL = {"GIT_LITERAL_PATHSPECS": "1", "GIT_GLOB_PATHSPECS": "0",
            "GIT_NOGLOB_PATHSPECS": "0", "GIT_ICASE_PATHSPECS": "0"}
 
 
-def changed_paths(root: Path, env: dict[str, str],
-                  keep_fds: tuple[int, ...]) -> list[bytes] | None:
+def changed_paths(root: Path, env: dict[str, str], keep_fds: tuple[int, ...],
+                  limit: list[bytes] | None = None) -> list[bytes] | None:
     """Work-tree paths `git add -A` would change in the index `env` names (raw bytes; an
-    untracked directory as its path without the slash); None: walk the whole work tree."""
-    out = run_git(STATUS_ARGS, cwd=root, env=env, keep_fds=keep_fds).stdout
+    untracked directory as its path without the slash); None: walk the whole work tree.
+    `limit`: look at these paths (literal pathspecs, each with its subtree) and no other:
+    the ones a watcher reports (`state_watch.py`)."""
+    if limit is None:
+        out = run_git(STATUS_ARGS, cwd=root, env=env, keep_fds=keep_fds).stdout
+    else:
+        pathspecs = [path.decode("utf-8", "surrogateescape") for path in limit]
+        out = run_git([*STATUS_ARGS, "--", *pathspecs], cwd=root, env={**env, **LITERAL},
+                      keep_fds=keep_fds).stdout
     return parse_status(out)
 
 

@@ -19,6 +19,7 @@ from gitcorrex.git import (
     list_worktrees,
     unreadable_object_format,
     untracked_environment_dirs,
+    watch_status,
 )
 from gitcorrex.hooks import STAGE_CONFIG
 from gitcorrex.hooks.interpreter import probe_interpreter
@@ -76,6 +77,7 @@ def diagnose(repo: Repository) -> DoctorReport:
             continue
         findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path),
                                        unreadable)
+    findings.append(_watch_finding(repo))
     return DoctorReport(findings + _environment_findings(repo))
 
 
@@ -86,6 +88,17 @@ def _environment_findings(repo: Repository) -> list[Finding]:
                     f"{found.what}, untracked and not ignored: it enters every state key "
                     "(verify lands on a key no commit holds)", found.fix)
             for found in untracked_environment_dirs(repo)]
+
+
+def _watch_finding(repo: Repository) -> Finding:
+    """Whether state keys here refresh from watchman (`git correx watch`), and if it is
+    configured but cannot answer, that every key scans the whole work tree."""
+    status = watch_status(repo)
+    said = status.describe().removeprefix("watcher: ")
+    if status.on and not status.reachable:
+        return Finding(WARN, str(repo.root), "watcher", said,
+                       "start watchman, then `git correx watch start`")
+    return Finding(OK if status.on else INFO, str(repo.root), "watcher", said)
 
 
 def _worktree_findings(where: str, status: HooksStatus,

@@ -63,6 +63,7 @@ COMMANDS: list[tuple[str, ...]] = [
     ("plan", "route", PLAN, "--step", "S1", "--split", "--reason", "r"),
     ("sync",), ("hook", "run", "pre-commit"), ("help", "doctor"), ("mcp",),
     ("hooks", "uninstall"), ("hooks", "uninstall", "--json"), ("demo",),
+    ("watch", "start"), ("watch", "status"), ("watch", "status", "--json"), ("watch", "stop"),
 ]
 
 # Run in a second repository under the same path, which has no profile yet.

@@ -175,3 +175,17 @@ def test_a_blob_only_the_kept_index_held_is_hashed_again_after_gc(repo: Path) ->
     key = key_of(repo)
     assert git(repo, "cat-file", "-p", f"{key}:untracked.txt") == "hashed by us only\n"
     assert key == reference_key(repo)
+
+
+def test_a_tracked_ignored_file_deleted_and_recreated_is_keyed(repo: Path) -> None:
+    """The user's index tracks z.tmp although a rule ignores it; once the kept index has
+    dropped it (deleted), its return must be keyed as a copy of the user's index keys it."""
+    write(repo, "z.tmp", "tracked\n")
+    git(repo, "add", "z.tmp")
+    git(repo, "commit", "-qm", "tracked before the rule")
+    write(repo, ".gitignore", "*.tmp\n")
+    assert key_of(repo) == reference_key(repo)
+    os.unlink(repo / "z.tmp")
+    assert key_of(repo) == reference_key(repo)
+    write(repo, "z.tmp", "back again\n")
+    assert key_of(repo) == reference_key(repo)
