@@ -18,10 +18,11 @@ restored or a person accepts the findings on that state (`git correx accept-test
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gitcorrex.agents.hook_call import call_base, correx_session
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
@@ -63,12 +64,20 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path,
     if not selection.commands:
         return ALLOW
     from gitcorrex.profiles.profile_file import tree_profiles
+    from gitcorrex.verify.environment import fingerprint
+    from gitcorrex.verify.reuse import nearest_refusal
 
     events = ledger.read_subject(repo, state_key).events
-    if find_reusable_pass(events, state_key=state_key, commands=selection.commands,
-                          profile=tree_profiles(repo, [state_key])[state_key]):
+    here = fingerprint(repo, commands=selection.commands, policy=selection.environment,
+                       run_dir=repo.root, env=os.environ, state_key=state_key)
+    wanted: dict[str, Any] = dict(state_key=state_key, commands=selection.commands,
+                                  environment=here,
+                                  profile=tree_profiles(repo, [state_key])[state_key])
+    if find_reusable_pass(events, **wanted):
         return ALLOW
-    return Verdict(True, _reason(state_key, selection.expectation, stage))
+    refused = nearest_refusal(events, **wanted)
+    return Verdict(True, _reason(state_key, selection.expectation, stage) +
+                   (f"git correx: {refused}\n" if refused else ""))
 
 
 def weakened_tests(repo: Repository, *, baseline: str | None, state: str,

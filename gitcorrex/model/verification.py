@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from gitcorrex.model.environment import EnvironmentPrint
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND
@@ -47,11 +48,12 @@ class VerificationFields(EventPayload):
     under a profile the reader trusts (model/observed_pass.py). `profile_from` is the
     commit whose profile was run on purpose instead of the tree's (`verify --profile-from
     REV`, e.g. the base's profile for the CI gate); absent otherwise, so older lines stay
-    byte-equal.
+    byte-equal. `environment` is what the commands ran in (model/environment.py); absent on
+    lines recorded before fingerprints, which no reuse trusts.
     """
 
     KIND = OBSERVATION_KIND
-    OMIT_WHEN_NONE = frozenset({"profile_from"})
+    OMIT_WHEN_NONE = frozenset({"profile_from", "environment"})
 
     expectation: str
     result: Result
@@ -67,6 +69,7 @@ class VerificationFields(EventPayload):
     isolated: bool
     reused_from: str | None
     profile_from: Oid | None = None
+    environment: EnvironmentPrint | None = None
 
 
 class StepChecksFields(VerificationFields):

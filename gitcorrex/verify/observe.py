@@ -94,11 +94,14 @@ def _verify_state(repo: Repository, chosen: ProfileSelection | None, request: Ve
         return VerifyOutcome(selection.expectation, before, None, None, None,
                              f"expectation {selection.expectation!r} has no commands: "
                              "nothing verified, nothing recorded (no build claim)")
-    reused = _reuse(obs, before, None) if request.reuse and not request.checks_only else None
-    if reused is not None:
-        return reused
+    refused = ""
+    if request.reuse and not request.checks_only:
+        reused, refused = _reuse(obs, context, before, None)
+        if reused is not None:
+            return reused
     with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
-        return _verify_in(obs, request, context, run_dir, run_probe, before)
+        outcome = _verify_in(obs, request, context, run_dir, run_probe, before)
+    return outcome._replace(summary=f"{refused}\n{outcome.summary}") if refused else outcome
 
 
 def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
@@ -113,14 +116,18 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
     setup = run_setup(run_dir, selection, env=context.env, progress=context.progress,
                       output_cap=selection.output_cap)
     setup_line = obs.record_setup(unset, setup)
+    obs.forget_environment()  # what setup installed is part of what the commands run in
     if not setup.passed:
         not_run = CommandsRun.not_run(selection, Reason.SETUP_FAILED, None)
-        recorded = record_observation(obs, unset, unset, not_run, setup_line)
+        recorded = record_observation(obs, unset, unset, not_run, setup_line,
+                                      environment=obs.environment(run_dir, context.env, unset))
         return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
-    moved = request.reuse and not request.checks_only and before != unset
-    reused = _reuse(obs, before, setup_line) if moved else None
-    return reused or _run_commands(obs, context, run_dir, run_probe, before, setup_line)
+    if request.reuse and not request.checks_only and before != unset:
+        reused, _ = _reuse(obs, context, before, setup_line, run_dir)
+        if reused is not None:
+            return reused
+    return _run_commands(obs, context, run_dir, run_probe, before, setup_line)
 
 
 def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
@@ -131,6 +138,7 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
     baseline (a diff of two trees known already: ~25 ms on 50,000 files).
     """
     selection = obs.profile.selection
+    environment = obs.environment(run_dir, context.env, before)
     commands = run_expectation(run_dir, selection,
                                env={**context.env, "CORREX_STATE_KEY": before},
                                progress=context.progress, output_cap=selection.output_cap)
@@ -139,17 +147,20 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
         changed = obs.changed_since_baseline(before)
     finally:
         after = run_probe.measure().state_key
-    return record_observation(obs, before, after, commands, setup_line, changed)
+    return record_observation(obs, before, after, commands, setup_line, changed, environment)
 
 
-def _reuse(obs: Observation, state_key: str, setup_line: str | None) -> VerifyOutcome | None:
-    """A citation of an earlier pass of this tree and commands; None when there is none.
+def _reuse(obs: Observation, context: VerifyContext, state_key: str, setup_line: str | None,
+           run_dir: Path | None = None) -> tuple[VerifyOutcome | None, str]:
+    """A citation of an earlier pass of this tree, commands and environment; else None and
+    why the nearest pass did not count ("" when there is none).
 
     Checked before setup runs too: `--reuse` promises that nothing runs when a pass exists.
     """
     from gitcorrex.verify.reuse import reuse_pass  # the event models: only for --reuse
 
-    return reuse_pass(obs, state_key, setup_line)
+    return reuse_pass(obs, state_key, setup_line, run_dir=run_dir or obs.repo.root,
+                      env=context.env)
 
 
 @contextmanager

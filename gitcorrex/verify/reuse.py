@@ -1,61 +1,116 @@
-"""`verify --reuse`: an earlier pass counts only for the same tree, the same commands and
-the same profile (the one this run would use: the tree's own, or REV's with
-`--profile-from`; model/observed_pass.py), and reusing it records a new observation citing
-the run that actually happened.
+"""`verify --reuse`: an earlier pass counts only for the same tree, the same commands, the
+same profile (the one this run would use: the tree's own, or REV's with `--profile-from`;
+model/observed_pass.py) and the same environment (an equal fingerprint digest:
+model/environment.py), and reusing it records a new observation citing the run that
+actually happened.
+
+`reuse_refusal` is the one rule, asked of every candidate by `find_reusable_pass` (verify,
+a session's settlement through verify, the agent Stop gate) and by `git correx explain`,
+which shows its answer for every observation. A pass recorded before fingerprints has no
+environment: nothing says where it ran, so it is never reused.
 
 Reading earlier events needs the event models; they load only when `--reuse` is asked.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from gitcorrex import ledger
+from gitcorrex.model.environment import EnvironmentPrint, differences
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.observed_pass import is_pass_under
-from gitcorrex.model.record import EventPayload
+from gitcorrex.model.observed_pass import is_under
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.verify.observation import Observation
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.run_commands import ResolvedCommand
 
 
-def reuse_pass(obs: Observation, state_key: str, setup_line: str | None) -> VerifyOutcome | None:
-    """Record a citation of an earlier pass of `state_key` with exactly our commands; None
-    (nothing recorded) when there is none."""
-    cited = find_reusable_pass(ledger.read_subject(obs.repo, state_key).events,
-                               state_key=state_key, commands=obs.profile.selection.commands,
-                               profile=obs.profile.profile)
+class Reuse(NamedTuple):
+    """A citation recorded (`outcome`), or None and why the newest pass of this tree and
+    commands was not reused (`refused`: "" when there is none)."""
+
+    outcome: VerifyOutcome | None
+    refused: str
+
+
+def reuse_pass(obs: Observation, state_key: str, setup_line: str | None, *,
+               run_dir: Path, env: Mapping[str, str]) -> Reuse:
+    """Record a citation of an earlier pass of `state_key` with exactly our commands, in
+    this environment; else nothing recorded, and why the nearest pass did not count."""
+    here = obs.environment(run_dir, env, state_key)
+    events = ledger.read_subject(obs.repo, state_key).events
+    wanted: dict[str, Any] = dict(state_key=state_key, commands=obs.profile.selection.commands,
+                  profile=obs.profile.profile, environment=here)
+    cited = find_reusable_pass(events, **wanted)
     if cited is None:
-        return None
+        return Reuse(None, nearest_refusal(events, **wanted))
     known = payload_of(cited)  # a newer writer's keys left out: only what this version knows
     fields = known.model_dump() if isinstance(known, VerificationFields) else {}
     changed, omitted = obs.changed_since_baseline(state_key)
     fields.update(expectation=obs.expectation, reused_from=original_of(cited),
                   writes=list(obs.profile.selection.writes), isolated=obs.isolated,
                   profile=obs.profile.profile, profile_from=obs.profile.profile_from,
-                  head_tree=obs.head_tree,
+                  head_tree=obs.head_tree, environment=here,
                   changed_paths=changed, changed_paths_omitted=omitted)
     typed = VerificationFields.model_validate(fields)
     line = obs.append(typed.KIND, typed.line_fields(), state_key, {})
     summary = f"pass (reused {original_of(cited)[:12]}): {obs.expectation} on {state_key[:12]}"
-    return VerifyOutcome(obs.expectation, state_key, line, setup_line, Result.PASS, summary)
+    return Reuse(VerifyOutcome(obs.expectation, state_key, line, setup_line, Result.PASS,
+                               summary), "")
 
 
 def find_reusable_pass(events: Iterable[RecordedEvent], *, state_key: str,
-                       commands: Sequence[ResolvedCommand],
-                       profile: str | None) -> RecordedEvent | None:
+                       commands: Sequence[ResolvedCommand], profile: str | None,
+                       environment: Mapping[str, Any]) -> RecordedEvent | None:
     """The newest pass on `state_key` under `profile` whose command digests equal ours, in
-    order; or None."""
-    wanted = [command.digest for command in commands]
+    order, recorded in an environment whose fingerprint digest is `environment`'s; or None."""
     candidates = [
         event for event in events
-        if event.kind == VerificationFields.KIND and event.state_key == state_key
-        and _is_pass_of(payload_of(event), wanted, profile)
+        if reuse_refusal(event, state_key=state_key, commands=commands, profile=profile,
+                         environment=environment) is None
     ]
     return max(candidates, key=time_order, default=None)
+
+
+def reuse_refusal(event: RecordedEvent, *, state_key: str,
+                  commands: Sequence[ResolvedCommand], profile: str | None,
+                  environment: Mapping[str, Any]) -> str | None:
+    """None when `event` may be reused here; else why not, in words."""
+    payload = payload_of(event)
+    if event.kind != VerificationFields.KIND or not isinstance(payload, VerificationFields):
+        return "not a verification of the tree"
+    if event.state_key != state_key:
+        return f"another tree ({(event.state_key or '?')[:12]})"
+    if payload.result is not Result.PASS:
+        return f"it did not pass ({payload.result.value})"
+    if not is_under(payload, profile):
+        return f"it ran another profile ({payload.profile[:12]}, here {(profile or 'none')[:12]})"
+    if [c.digest for c in payload.commands] != [c.digest for c in commands]:
+        return "it ran other commands than this selection"
+    if payload.environment is None:
+        return "it was recorded without an environment fingerprint (before fingerprints)"
+    if payload.environment.digest != environment.get("digest"):
+        here = EnvironmentPrint.model_validate(environment)
+        return "another environment: " + "; ".join(differences(payload.environment, here))
+    return None
+
+
+def nearest_refusal(events: Iterable[RecordedEvent], **wanted: Any) -> str:
+    """Why the newest pass of this tree, profile and commands was not reused ("" when there
+    is none): its environment differs, or it has none."""
+    passes = [event for event in events
+              if _is_pass_of_tree(event, wanted["state_key"], wanted["profile"],
+                                  wanted["commands"])]
+    newest = max(passes, key=time_order, default=None)
+    if newest is None:
+        return ""
+    why = reuse_refusal(newest, **wanted)
+    return f"pass {original_of(newest)[:12]} not reused: {why}" if why else ""
 
 
 def original_of(event: RecordedEvent) -> str:
@@ -66,8 +121,9 @@ def original_of(event: RecordedEvent) -> str:
     return event.id
 
 
-def _is_pass_of(payload: EventPayload | None, wanted: list[str], profile: str | None) -> bool:
-    """A readable pass under `profile` of exactly these commands (a line that does not fit
-    is no pass)."""
-    return isinstance(payload, VerificationFields) and is_pass_under(payload, profile) \
-        and [command.digest for command in payload.commands] == wanted
+def _is_pass_of_tree(event: RecordedEvent, state_key: str, profile: str | None,
+                     commands: Sequence[ResolvedCommand]) -> bool:
+    payload = payload_of(event)
+    return isinstance(payload, VerificationFields) and event.state_key == state_key \
+        and payload.result is Result.PASS and is_under(payload, profile) \
+        and [c.digest for c in payload.commands] == [c.digest for c in commands]
