@@ -15,9 +15,7 @@ these records. An observation recorded before fingerprints has none (`environmen
 
 from __future__ import annotations
 
-import hashlib
-
-from gitcorrex.model.canonical import canonical_json
+from gitcorrex.model.environment_key import fingerprint_digest as fingerprint_digest
 from gitcorrex.model.record import Record
 
 
@@ -76,12 +74,6 @@ class EnvironmentPrint(Record):
     platform: PlatformPrint | None
     variables: list[VariablePrint]
     salt: str | None
-
-
-def fingerprint_digest(components: dict[str, object]) -> str:
-    """The digest of a fingerprint's components (every field but `digest`)."""
-    body = {key: value for key, value in components.items() if key != "digest"}
-    return hashlib.sha256(canonical_json(body).encode("ascii")).hexdigest()
 
 
 def differences(recorded: EnvironmentPrint, here: EnvironmentPrint) -> list[str]:

@@ -3,12 +3,16 @@
 Readers that group observations of one tree by environment (`log`, `report`, the flaky
 marker) and those that decide reuse ask this one function, so "same environment" means one
 thing everywhere. An observation recorded before fingerprints has no `environment`: its
-digest is None, an unknown environment that equals no other.
+digest is None, an unknown environment that equals no other. No pydantic here: the plain
+verify path computes the digest it records with `fingerprint_digest`.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+
+from gitcorrex.model.canonical import canonical_json
 
 
 def environment_digest(event: Any) -> str | None:
@@ -23,3 +27,9 @@ def _field(value: Any, name: str) -> Any:
     if isinstance(value, dict):
         return value.get(name)
     return getattr(value, name, None)
+
+
+def fingerprint_digest(components: dict[str, Any]) -> str:
+    """The digest of a fingerprint's components (every field but `digest`)."""
+    body = {key: value for key, value in components.items() if key != "digest"}
+    return hashlib.sha256(canonical_json(body).encode("ascii")).hexdigest()

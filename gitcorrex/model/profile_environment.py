@@ -41,9 +41,9 @@ class EnvironmentPolicy(Record):
     tree); `packages` whether each virtualenv's installed distributions count; `platform`
     whether OS, machine and libc do."""
 
-    model_config = ConfigDict(strict=True)
+    model_config = ConfigDict(strict=True, populate_by_name=True)
 
-    # `pass` in TOML (a Python keyword); dumped as `variables`
+    # `pass` in TOML (a Python keyword); dumped and read back as `variables`
     variables: list[VariableName] = Field(default_factory=lambda: list(DEFAULT_VARIABLES),
                                           validation_alias="pass")
     salt: str | None = Field(default=None, max_length=256)

@@ -29,8 +29,7 @@ from typing import Any, Protocol
 
 from gitcorrex.git import Repository, lookup_objects
 from gitcorrex.model.canonical import bound_text
-from gitcorrex.model.environment import fingerprint_digest
-from gitcorrex.verify.environment_salt import repository_salt
+from gitcorrex.model.environment_key import fingerprint_digest
 from gitcorrex.verify.file_digests import DigestCache, site_packages
 
 # programs whose behaviour another program decides: `npm test` runs whatever `node` is
@@ -211,6 +210,8 @@ def _variables(repo: Repository, names: Sequence[str],
     found = [name for name in sorted(set(names)) if name in env]
     if not found:
         return []
+    from gitcorrex.verify.environment_salt import repository_salt  # only when one is set
+
     salt = repository_salt(repo)
     return [{"name": name, "value": hmac.new(
         salt, f"{name}\0{env[name]}".encode("utf-8", "surrogateescape"),
