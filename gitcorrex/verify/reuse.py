@@ -81,9 +81,11 @@ def reuse_refusal(event: RecordedEvent, *, state_key: str,
                   commands: Sequence[ResolvedCommand], profile: str | None,
                   environment: Mapping[str, Any]) -> str | None:
     """None when `event` may be reused here; else why not, in words."""
+    if event.kind != VerificationFields.KIND:
+        return f"not a verification ({event.kind})"
     payload = payload_of(event)
-    if event.kind != VerificationFields.KIND or not isinstance(payload, VerificationFields):
-        return "not a verification of the tree"
+    if not isinstance(payload, VerificationFields):
+        return "its fields do not fit this version's verification record"
     if event.state_key != state_key:
         return f"another tree ({(event.state_key or '?')[:12]})"
     if payload.result is not Result.PASS:
