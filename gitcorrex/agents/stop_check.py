@@ -64,7 +64,7 @@ def check_stop(request: HookRequest, options: HookOptions, *, default_cwd: Path,
     if not selection.commands:
         return ALLOW
     from gitcorrex.profiles.profile_file import tree_profiles
-    from gitcorrex.verify.environment import fingerprint
+    from gitcorrex.runner.environment import fingerprint
     from gitcorrex.verify.reuse import nearest_refusal
 
     events = ledger.read_subject(repo, state_key).events

@@ -9,7 +9,7 @@ and the declared environment variables — their values only as salted hashes, n
 clear. `digest` summarises all of it: a pass is reused only under an equal digest
 (verify/reuse.py), and `differences` names what differs, component by component.
 
-Written as plain JSON values by the verify path (verify/environment.py); read back through
+Written as plain JSON values by the verify path (runner/environment.py); read back through
 these records. An observation recorded before fingerprints has none (`environment` absent).
 """
 

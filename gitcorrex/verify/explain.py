@@ -3,7 +3,7 @@
 
 "Here" is this process: the commands the tree's profile selects (`--stage`/`--expect` as
 verify takes them), fingerprinted in this work tree with this environment
-(verify/environment.py). Each observation's answer is the one rule `verify --reuse`, a
+(runner/environment.py). Each observation's answer is the one rule `verify --reuse`, a
 session's settlement and the Stop gate apply (verify/reuse.py `reuse_refusal`), so what
 explain says is what they do. Nothing is recorded and nothing runs but the `--version`
 probes the profile asks for.
@@ -23,7 +23,7 @@ from gitcorrex.model.events import RecordedEvent
 from gitcorrex.model.record import Record
 from gitcorrex.model.verification import VerificationFields
 from gitcorrex.profiles.profile_file import PROFILE_NAME, tree_profiles
-from gitcorrex.verify.environment import fingerprint
+from gitcorrex.runner.environment import fingerprint
 from gitcorrex.verify.reuse import reuse_refusal
 from gitcorrex.verify.selection import selected_commands_of
 

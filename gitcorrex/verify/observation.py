@@ -50,11 +50,11 @@ class Observation:
     def environment(self, run_dir: Path, env: Mapping[str, str],
                     state_key: str) -> dict[str, Any]:
         """The fingerprint of running the selection's commands in `run_dir` on `state_key`
-        (verify/environment.py), taken once per directory and state: the reuse check and
+        (runner/environment.py), taken once per directory and state: the reuse check and
         the record share it unless setup ran in between (`forget_environment`)."""
         where = (run_dir, state_key)
         if self._environment is None or self._environment[0] != where:
-            from gitcorrex.verify.environment import fingerprint
+            from gitcorrex.runner.environment import fingerprint
 
             selection = self.profile.selection
             self._environment = where, fingerprint(

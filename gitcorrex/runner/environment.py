@@ -4,14 +4,14 @@ What the profile's `[environment]` includes (model/profile_environment.py), for 
 commands, the directory and the variables they run with:
 
 - each command's program resolved on the PATH they get (as exec resolves it; a name with a
-  `/` against the directory), its content digest (verify/file_digests.py: a `stat` when the
+  `/` against the directory), its content digest (runner/file_digests.py: a `stat` when the
   file is unchanged), and its `--version` line for the programs the profile names;
 - every Python virtualenv in play — a resolved program's, `$VIRTUAL_ENV`, `./.venv` — with
   a digest of its installed distributions;
 - the lockfiles found at the top level: the blob id the state tree holds, else (an ignored
   file, such as `node_modules/.package-lock.json`) the work tree file's digest;
 - OS, machine architecture, libc; the declared variables, each value as an HMAC under the
-  repository's salt (verify/environment_salt.py), never in clear; the profile's `salt`.
+  repository's salt (runner/environment_salt.py), never in clear; the profile's `salt`.
 
 Plain values only (no pydantic): the plain verify path writes them as they are.
 """
@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from gitcorrex.git import Repository, lookup_objects
 from gitcorrex.model.canonical import bound_text
 from gitcorrex.model.environment_key import fingerprint_digest
-from gitcorrex.verify.file_digests import DigestCache, site_packages
+from gitcorrex.runner.file_digests import DigestCache, site_packages
 
 # programs whose behaviour another program decides: `npm test` runs whatever `node` is
 COMPANIONS = {"npm": "node", "npx": "node", "yarn": "node", "pnpm": "node",
@@ -210,7 +210,7 @@ def _variables(repo: Repository, names: Sequence[str],
     found = [name for name in sorted(set(names)) if name in env]
     if not found:
         return []
-    from gitcorrex.verify.environment_salt import repository_salt  # only when one is set
+    from gitcorrex.runner.environment_salt import repository_salt  # only when one is set
 
     salt = repository_salt(repo)
     return [{"name": name, "value": hmac.new(
