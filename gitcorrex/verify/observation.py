@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from gitcorrex import git, ledger
@@ -45,21 +44,21 @@ class Observation:
         self.head_tree: str | None = None  # from the probe's first measurement
         # a step's own checks without a build claim are their own kind, never a pass
         self.kind = STEP_CHECKS_KIND if checks_only else OBSERVATION_KIND
-        self._environment: tuple[tuple[Path, str], dict[str, Any]] | None = None
+        self._environment: tuple[str, dict[str, Any]] | None = None
 
-    def environment(self, run_dir: Path, env: Mapping[str, str],
-                    state_key: str) -> dict[str, Any]:
-        """The fingerprint of running the selection's commands in `run_dir` on `state_key`
-        (runner/environment.py), taken once per directory and state: the reuse check and
-        the record share it unless setup ran in between (`forget_environment`)."""
-        where = (run_dir, state_key)
-        if self._environment is None or self._environment[0] != where:
+    def environment(self, env: Mapping[str, str], state_key: str) -> dict[str, Any]:
+        """The fingerprint of running the selection's commands with `env` on `state_key`
+        (runner/environment.py), taken once per state: the reuse check and the record share
+        it unless setup ran in between (`forget_environment`). Always described from the
+        work tree, where a plain verify runs: an `--isolated` run's throwaway worktree holds
+        the same tree (and sees the same PATH), so both fingerprint alike."""
+        if self._environment is None or self._environment[0] != state_key:
             from gitcorrex.runner.environment import fingerprint
 
             selection = self.profile.selection
-            self._environment = where, fingerprint(
+            self._environment = state_key, fingerprint(
                 self.repo, commands=selection.commands, policy=selection.environment,
-                run_dir=run_dir, env=env, state_key=state_key)
+                run_dir=self.repo.root, env=env, state_key=state_key)
         return self._environment[1]
 
     def forget_environment(self) -> None:

@@ -120,11 +120,11 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
     if not setup.passed:
         not_run = CommandsRun.not_run(selection, Reason.SETUP_FAILED, None)
         recorded = record_observation(obs, unset, unset, not_run, setup_line,
-                                      environment=obs.environment(run_dir, context.env, unset))
+                                      environment=obs.environment(context.env, unset))
         return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
     if request.reuse and not request.checks_only and before != unset:
-        reused, _ = _reuse(obs, context, before, setup_line, run_dir)
+        reused, _ = _reuse(obs, context, before, setup_line)
         if reused is not None:
             return reused
     return _run_commands(obs, context, run_dir, run_probe, before, setup_line)
@@ -138,7 +138,7 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
     baseline (a diff of two trees known already: ~25 ms on 50,000 files).
     """
     selection = obs.profile.selection
-    environment = obs.environment(run_dir, context.env, before)
+    environment = obs.environment(context.env, before)
     commands = run_expectation(run_dir, selection,
                                env={**context.env, "CORREX_STATE_KEY": before},
                                progress=context.progress, output_cap=selection.output_cap)
@@ -150,8 +150,8 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
     return record_observation(obs, before, after, commands, setup_line, changed, environment)
 
 
-def _reuse(obs: Observation, context: VerifyContext, state_key: str, setup_line: str | None,
-           run_dir: Path | None = None) -> tuple[VerifyOutcome | None, str]:
+def _reuse(obs: Observation, context: VerifyContext, state_key: str,
+           setup_line: str | None) -> tuple[VerifyOutcome | None, str]:
     """A citation of an earlier pass of this tree, commands and environment; else None and
     why the nearest pass did not count ("" when there is none).
 
@@ -159,8 +159,7 @@ def _reuse(obs: Observation, context: VerifyContext, state_key: str, setup_line:
     """
     from gitcorrex.verify.reuse import reuse_pass  # the event models: only for --reuse
 
-    return reuse_pass(obs, state_key, setup_line, run_dir=run_dir or obs.repo.root,
-                      env=context.env)
+    return reuse_pass(obs, state_key, setup_line, env=context.env)
 
 
 @contextmanager

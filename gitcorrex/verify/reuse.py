@@ -15,7 +15,6 @@ Reading earlier events needs the event models; they load only when `--reuse` is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from gitcorrex import ledger
@@ -39,10 +38,10 @@ class Reuse(NamedTuple):
 
 
 def reuse_pass(obs: Observation, state_key: str, setup_line: str | None, *,
-               run_dir: Path, env: Mapping[str, str]) -> Reuse:
+               env: Mapping[str, str]) -> Reuse:
     """Record a citation of an earlier pass of `state_key` with exactly our commands, in
     this environment; else nothing recorded, and why the nearest pass did not count."""
-    here = obs.environment(run_dir, env, state_key)
+    here = obs.environment(env, state_key)
     events = ledger.read_subject(obs.repo, state_key).events
     wanted: dict[str, Any] = dict(state_key=state_key, commands=obs.profile.selection.commands,
                   profile=obs.profile.profile, environment=here)

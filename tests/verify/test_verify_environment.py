@@ -259,3 +259,18 @@ def test_the_fingerprint_is_taken_after_setup(repo: Path, outside: Path,
     [venv_print] = [v for v in fields_of(event).environment.venvs  # type: ignore[union-attr]
                     if v.path == str(venv)]
     assert venv_print.count == 1, venv_print
+
+
+def test_an_isolated_pass_is_reused_by_an_isolated_run_beside_a_local_virtualenv(
+        repo: Path, outside: Path) -> None:
+    """The throwaway worktree lacks the ignored `.venv` the work tree holds; both runs
+    describe the environment from the work tree, so the second cites the first."""
+    project(repo, outside / "runs")
+    write(repo, ".gitignore", "ignored/\nnode_modules/\n.venv/\n")
+    write(repo, ".venv/pyvenv.cfg", "home = /usr/bin\n")
+    (repo / ".venv" / "lib" / "python3.11" / "site-packages").mkdir(parents=True)
+    first = recorded(verify(repo, "--isolated", "--json"))
+    assert "./.venv" in [v.path for v in fields_of(first).environment.venvs]  # type: ignore[union-attr]
+    result = verify(repo, "--isolated", "--reuse")
+    assert result.stdout.startswith(f"pass (reused {first.id[:12]})"), result
+    assert runs_counted(outside / "runs") == 1
