@@ -2,13 +2,14 @@
 cost of a `stat`.
 
 Hashing a 6 MB interpreter on every verify would cost ~10 ms; its digest is a pure function
-of its bytes, which do not change while its device, inode, size and modification time (in
-nanoseconds) stay the same. So a digest is kept in a small table next to the ledger
-(`<common dir>/correx/folds/environment-digests.json`, git/fold_store.py) under the file's
-path and those four numbers, and recomputed only when one of them changes. The same holds
-for a site-packages directory: installing or removing a distribution adds or removes a
-`*.dist-info` entry, which changes the directory's modification time. The table is an
-optimisation, never a source of truth: unreadable, it is rebuilt; unwritable, skipped.
+of its bytes, which do not change while its device, inode, size, modification time and
+status-change time (in nanoseconds) stay the same. So a digest is kept in a small table
+next to the ledger (`<common dir>/correx/folds/environment-digests.json`,
+git/fold_store.py) under the file's path and those five numbers, and recomputed only when
+one of them changes. The same holds for a site-packages directory: installing or removing
+a distribution adds or removes a `*.dist-info` entry, which changes the directory's
+modification time. The table is an optimisation, never a source of truth: unreadable, it
+is rebuilt; unwritable, skipped.
 """
 
 from __future__ import annotations
@@ -39,10 +40,11 @@ class DigestCache:
             stat = os.stat(path)
         except OSError:
             return None
-        key = [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns]
+        # ctime too: rewriting a file in place and restoring its mtime still changes it
+        key = [stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
         found = self.table.get(f"file:{path}")
-        if isinstance(found, list) and found[:4] == key and len(found) == 5:
-            return str(found[4])
+        if isinstance(found, list) and found[:5] == key and len(found) == 6:
+            return str(found[5])
         digest = _sha256_of(path)
         if digest is not None:
             self._keep(f"file:{path}", [*key, digest])

@@ -83,6 +83,23 @@ def test_a_program_changed_in_place_reruns(repo: Path, outside: Path, tmp_path: 
     assert f"python3: {stub / 'python3'} changed (sha256 " in result.stdout, result
 
 
+def test_a_program_rewritten_in_place_with_its_mtime_restored_reruns(
+        repo: Path, outside: Path, tmp_path: Path) -> None:
+    """Same inode, same size, the old modification time put back (`touch -r`): the
+    status-change time still moved, so the stored digest is not trusted."""
+    project(repo, outside / "runs")
+    stub = stub_bin(tmp_path)
+    program = stub / "python3"
+    verify(repo, env=with_path(stub))
+    before = program.stat()
+    with open(program, "r+b") as handle:  # the same inode, the same size
+        handle.write(b"#!/bin/sh\nexit 1\n"[:before.st_size])
+    os.utime(program, ns=(before.st_atime_ns, before.st_mtime_ns))
+    result = run_correx(repo, "verify", "--reuse", env=with_path(stub))
+    assert not result.stdout.startswith("pass (reused "), result
+    assert f"python3: {program} changed (sha256 " in result.stdout, result
+
+
 def test_a_pass_in_the_same_environment_is_reused(repo: Path, outside: Path) -> None:
     project(repo, outside / "runs")
     original = recorded(verify(repo, "--json"))
