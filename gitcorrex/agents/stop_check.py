@@ -81,15 +81,17 @@ def _verified(repo: Repository, request: HookRequest, options: HookOptions, stat
     found = _profile_at_head(repo)
     if found is None or not opted_in(found[1], stage):
         return ALLOW
-    from gitcorrex.agents.stop_run import StopNeed, has_pass, run_expectation
+    from gitcorrex.agents.stop_run import StopNeed, has_pass, not_taken, run_expectation
 
     need = StopNeed.of(found[1], stage, claims_done(request.last_message))
     if not need.wanted.commands or has_pass(repo, state_key, need):
         return ALLOW
+    refused = not_taken(repo, state_key, need)  # said before the run adds its own pass
     outcome = run_expectation(repo, need, clock)
     if has_pass(repo, state_key, need):
         return ALLOW
-    return Verdict(True, _reason(state_key, need, outcome))
+    return Verdict(True, _reason(state_key, need, outcome) +
+                   (f"git correx: {refused}\n" if refused else ""))
 
 
 def claims_done(message: str | None) -> bool:

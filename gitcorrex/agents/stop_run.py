@@ -16,11 +16,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from gitcorrex.git import Repository
 from gitcorrex.model.profile import Profile
 from gitcorrex.profiles.selection import Selection, select_expectation
 from gitcorrex.verify.outcome import VerifyOutcome
+
+if TYPE_CHECKING:
+    from gitcorrex.ledger.read import LedgerRead
 
 
 @dataclass(frozen=True)
@@ -56,19 +60,43 @@ def stop_expectation(profile: Profile, stage: str | None) -> str | None:
 
 def has_pass(repo: Repository, state_key: str, need: StopNeed) -> bool:
     """Whether `state_key` carries a pass, under its own profile, of an accepted
-    expectation's exact commands, written in this clone or signed by an allowed signer (the
-    question `verify --reuse` asks)."""
-    from gitcorrex import ledger
-    from gitcorrex.profiles.profile_file import tree_profiles
+    expectation's exact commands, recorded in this environment (the hook's own, as the
+    agent's commands would see it), written in this clone or signed by an allowed signer
+    (the question `verify --reuse` asks)."""
     from gitcorrex.verify.reuse import find_reusable_pass
     from gitcorrex.verify.reuse_trust import ReuseTrust
 
+    read, asked = _asked(repo, state_key, need)
+    trust = ReuseTrust(repo, tip=read.tip, subject=state_key)  # this clone's or signed
+    return any(find_reusable_pass(read.events, trust=trust, **wanted) is not None
+               for wanted in asked)
+
+
+def not_taken(repo: Repository, state_key: str, need: StopNeed) -> str:
+    """Why the newest pass of what this stop runs was not taken from the ledger (another
+    environment, none recorded: verify/reuse.py `nearest_refusal`); "" when there is none."""
+    from gitcorrex.verify.reuse import nearest_refusal
+
+    read, asked = _asked(repo, state_key, need)
+    return nearest_refusal(read.events, **asked[-1])
+
+
+def _asked(repo: Repository, state_key: str,
+           need: StopNeed) -> tuple[LedgerRead, list[dict[str, Any]]]:
+    """The state's events, and what each accepted expectation asks of a pass (`wanted`
+    last): its commands, the tree's profile, this environment's fingerprint."""
+    from gitcorrex import ledger
+    from gitcorrex.profiles.profile_file import tree_profiles
+    from gitcorrex.runner.environment import fingerprint
+
     read = ledger.read_subject(repo, state_key)
     profile = tree_profiles(repo, [state_key])[state_key]
-    trust = ReuseTrust(repo, tip=read.tip, subject=state_key)  # this clone's or signed
-    return any(find_reusable_pass(read.events, state_key=state_key, commands=selection.commands,
-                                  profile=profile, trust=trust) is not None
-               for selection in need.accepted())
+    asked = [dict(state_key=state_key, commands=selection.commands, profile=profile,
+                  environment=fingerprint(repo, commands=selection.commands,
+                                          policy=selection.environment, run_dir=repo.root,
+                                          env=os.environ, state_key=state_key))
+             for selection in need.accepted()]
+    return read, asked
 
 
 def run_expectation(repo: Repository, need: StopNeed,

@@ -11,6 +11,7 @@ from gitcorrex.cli.attest_cmd import attest
 from gitcorrex.cli.check_cmd import check
 from gitcorrex.cli.demo_cmd import demo
 from gitcorrex.cli.doctor_cmd import doctor
+from gitcorrex.cli.explain_cmd import explain
 from gitcorrex.cli.gate_cmd import gate
 from gitcorrex.cli.ground_cmd import ground
 from gitcorrex.cli.help_cmd import help_command
@@ -31,8 +32,8 @@ from gitcorrex.cli.sync_cmd import sync
 from gitcorrex.cli.verify_cmd import verify
 from gitcorrex.cli.watch_cmd import watch
 
-ALL: list[click.Command] = [init, demo, state, verify, show, replay, assess, manifest, check,
-                           accept_tests, hooks, doctor, agents, watch, hook, plan, gate,
+ALL: list[click.Command] = [init, demo, state, verify, show, explain, replay, assess, manifest,
+                           check, accept_tests, hooks, doctor, agents, watch, hook, plan, gate,
                            session, step, pause, resume, log, report, sync, attest, mcp,
                            help_command]
 plan.add_command(ground)

@@ -19,7 +19,8 @@ from gitcorrex.model.conclusion import Conclusion
 @click.option("--expect", "expect", help="Expectation to run (overrides the stage's).")
 @click.option("--session", help="Session the observation belongs to (assigns a seq).")
 @click.option("--reuse", is_flag=True,
-              help="Cite an earlier pass of this exact tree and commands instead of running.")
+              help="Cite an earlier pass of this exact tree, commands and environment "
+                   "instead of running (else say why none counts, and run).")
 @click.option("--isolated", is_flag=True,
               help="Run the state tree's profile in a throwaway worktree holding exactly "
                    "the state tree.")

@@ -14,7 +14,9 @@ from gitcorrex.gates.outcome import GateResult
 from gitcorrex.gates.static_analysis import run_static, static_commands, static_feedback
 from gitcorrex.gates.static_reuse import find_clean_static
 from gitcorrex.git import StateProbe
+from gitcorrex.model.environment import EnvironmentPrint
 from gitcorrex.model.gates import StaticAnalysisCompleted
+from gitcorrex.runner.environment import fingerprint
 
 if TYPE_CHECKING:
     from gitcorrex.gates.gate_run import Gates
@@ -29,9 +31,10 @@ def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | No
                     reuse: bool = False) -> tuple[GateResult, bytes | None]:
     """Run the stage's static analysis (or record the no-op of a bare repository).
 
-    With `reuse`, a clean result already recorded for this state key, profile and command
-    list is cited instead (nothing runs, nothing new is recorded): the same commands on
-    the same tree under the same profile would say the same.
+    With `reuse`, a clean result already recorded for this state key, profile, command
+    list and environment fingerprint is cited instead (nothing runs, nothing new is
+    recorded): the same commands on the same tree under the same profile, run by the same
+    programs, would say the same.
     """
     context = gates.context
     if probe is None:
@@ -40,8 +43,10 @@ def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | No
         event = gates.record(fields, {})
         return GateResult("static_analysis", True, "no work tree: nothing run", event), None
     commands = static_commands(context.profile, list(context.policy.static_analysis))
+    here = fingerprint(gates.repo, commands=commands, policy=context.profile.environment,
+                       run_dir=gates.repo.root, env=env, state_key=gates.state_key)
     cited = find_clean_static(gates.repo, gates.state_key, context.profile_oid,
-                              [c.argv for c in commands]) if reuse else None
+                              [c.argv for c in commands], here["digest"]) if reuse else None
     if cited is not None:
         return GateResult("static_analysis", True, f"{len(commands)} command(s), clean "
                           f"(reused {cited.id[:12]})", cited), None
@@ -50,7 +55,8 @@ def run_static_gate(gates: Gates, env: Mapping[str, str], probe: StateProbe | No
                      output_cap=context.profile.defaults.output_cap)
     after = probe.measure().state_key
     fields = StaticAnalysisCompleted(commands=run.records, clean=run.clean, skipped=None,
-                                     state_after=after, profile=context.profile_oid)
+                                     state_after=after, profile=context.profile_oid,
+                                     environment=EnvironmentPrint.model_validate(here))
     anchors = dict(run.anchors)
     if after != gates.state_key:
         anchors[after] = "tree"

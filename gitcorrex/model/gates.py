@@ -12,6 +12,7 @@ from enum import Enum
 
 from pydantic import Field
 
+from gitcorrex.model.environment import EnvironmentPrint
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verification import OutputEvidence, StopReason
@@ -138,9 +139,13 @@ class StaticAnalysisCompleted(EventPayload):
     """
 
     KIND = "static_analysis_completed"
+    OMIT_WHEN_NONE = frozenset({"environment"})
 
     commands: list[StaticCommandRecord]
     clean: bool
     skipped: str | None
     state_after: Oid | None
     profile: Oid | None
+    # what ran the commands (model/environment.py); absent before fingerprints and when
+    # nothing ran (a bare repository): such a result is never reused
+    environment: EnvironmentPrint | None = None

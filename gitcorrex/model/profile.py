@@ -22,6 +22,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from gitcorrex.model.profile_environment import EnvironmentPolicy
 from gitcorrex.model.profile_references import (
     NO_BUILD_CLAIM,
     find_reference_problems,
@@ -139,6 +140,7 @@ class Profile(Record):
     expectations: dict[Name, ExpectationSpec] = Field(default_factory=dict)
     defaults: Defaults = Field(default_factory=Defaults)
     stages: dict[Name, StagePolicy] = Field(default_factory=dict)
+    environment: EnvironmentPolicy = Field(default_factory=EnvironmentPolicy)
 
     @field_validator("version", mode="before")
     @classmethod

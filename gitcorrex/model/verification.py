@@ -11,6 +11,7 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
+from gitcorrex.model.environment import EnvironmentPrint
 from gitcorrex.model.events import Oid
 from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND
@@ -77,12 +78,13 @@ class VerificationFields(EventPayload):
     under a profile the reader trusts (model/observed_pass.py). `profile_from` is the
     commit whose profile was run on purpose instead of the tree's (`verify --profile-from
     REV`, e.g. the base's profile for the CI gate); absent otherwise, so older lines stay
-    byte-equal. `reused_trust`: on a reuse (`reused_from`), whose pass it cites and why it
-    was trusted; absent otherwise.
+    byte-equal. `environment` is what the commands ran in (model/environment.py); absent on
+    lines recorded before fingerprints, which no reuse trusts. `reused_trust`: on a reuse
+    (`reused_from`), whose pass it cites and why it was trusted; absent otherwise.
     """
 
     KIND = OBSERVATION_KIND
-    OMIT_WHEN_NONE = frozenset({"profile_from", "reused_trust"})
+    OMIT_WHEN_NONE = frozenset({"profile_from", "environment", "reused_trust"})
 
     expectation: str
     result: Result
@@ -99,6 +101,7 @@ class VerificationFields(EventPayload):
     reused_from: str | None
     profile_from: Oid | None = None
     reused_trust: ReusedTrust | None = None
+    environment: EnvironmentPrint | None = None
 
 
 class StepChecksFields(VerificationFields):

@@ -15,6 +15,7 @@ import shlex
 from gitcorrex.errors import ConfigError
 from gitcorrex.model.canonical import canonical_json
 from gitcorrex.model.profile import Profile, StagePolicy
+from gitcorrex.model.profile_environment import EnvironmentPolicy
 from gitcorrex.model.record import Record
 
 _PROFILE = ".correx.toml"
@@ -38,6 +39,8 @@ class Selection(Record):
     writes: list[str]
     setup: ResolvedCommand | None
     commands: list[ResolvedCommand]
+    # what the observation's environment fingerprint includes (the profile's [environment])
+    environment: EnvironmentPolicy = EnvironmentPolicy()
 
 
 def select_expectation(profile: Profile, *, stage: str | None, expect: str | None) -> Selection:
@@ -47,11 +50,12 @@ def select_expectation(profile: Profile, *, stage: str | None, expect: str | Non
     writes = list(policy.writes) if policy else []
     spec = profile.expectations.get(name)
     if spec is None:  # the built-in "none": no commands, no build claim
-        return Selection(expectation=name, stage=stage, writes=writes, setup=None, commands=[])
+        return Selection(expectation=name, stage=stage, writes=writes, setup=None, commands=[],
+                         environment=profile.environment)
     setup = resolve_command(profile, spec.setup) if spec.setup else None
     commands = [resolve_command(profile, command) for command in spec.commands]
     return Selection(expectation=name, stage=stage, writes=writes, setup=setup,
-                     commands=commands)
+                     commands=commands, environment=profile.environment)
 
 
 def resolve_command(profile: Profile, name: str) -> ResolvedCommand:

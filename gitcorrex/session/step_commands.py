@@ -42,7 +42,7 @@ def step_selection(profile: Profile, step: PlanStep, stage: Selection) -> Select
         setup = setup or check_setup
     commands: list[ResolvedCommand] = [resolve_command(profile, name) for name in names]
     return Selection(expectation=stage.expectation, stage=step.stage, writes=list(step.writes),
-                     setup=setup, commands=commands)
+                     setup=setup, commands=commands, environment=stage.environment)
 
 
 def _check_commands(profile: Profile, step: PlanStep,

@@ -47,10 +47,11 @@ def observation_values(*, expectation: str, result: Result, reason: Reason | Non
                        missing_path: str | None, commands: list[dict[str, Any]],
                        writes: list[str], state_after: str | None, head_tree: str | None,
                        changed: tuple[list[str], int], profile: str,
-                       isolated: bool, profile_from: str | None = None) -> dict[str, Any]:
+                       isolated: bool, profile_from: str | None = None,
+                       environment: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new `workspace_verification_observed` payload's line fields (nothing reused);
-    `profile_from` only when given (`VerificationFields.OMIT_WHEN_NONE`)."""
-    values = {
+    `profile_from` and `environment` only when given (`VerificationFields.OMIT_WHEN_NONE`)."""
+    values: dict[str, Any] = {
         "expectation": expectation,
         "result": result.value,
         "reason": None if reason is None else reason.value,
@@ -67,6 +68,8 @@ def observation_values(*, expectation: str, result: Result, reason: Reason | Non
     }
     if profile_from is not None:
         values["profile_from"] = profile_from
+    if environment is not None:
+        values["environment"] = environment
     return values
 
 

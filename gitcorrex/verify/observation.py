@@ -8,7 +8,7 @@ line to them).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -33,8 +33,8 @@ from gitcorrex.verify.verdict import verdict_summary
 class Observation:
     """Everything a recording needs that does not change during one verify run."""
 
-    __slots__ = ("clock", "head_tree", "isolated", "kind", "profile", "provenance", "repo",
-                 "session", "step")
+    __slots__ = ("_environment", "clock", "head_tree", "isolated", "kind", "profile",
+                 "provenance", "repo", "session", "step")
 
     def __init__(self, repo: Repository, *, session: str | None, step: str | None,
                  profile: ProfileSelection, clock: Callable[[], datetime],
@@ -44,6 +44,26 @@ class Observation:
         self.head_tree: str | None = None  # from the probe's first measurement
         # a step's own checks without a build claim are their own kind, never a pass
         self.kind = STEP_CHECKS_KIND if checks_only else OBSERVATION_KIND
+        self._environment: tuple[str, dict[str, Any]] | None = None
+
+    def environment(self, env: Mapping[str, str], state_key: str) -> dict[str, Any]:
+        """The fingerprint of running the selection's commands with `env` on `state_key`
+        (runner/environment.py), taken once per state: the reuse check and the record share
+        it unless setup ran in between (`forget_environment`). Always described from the
+        work tree, where a plain verify runs: an `--isolated` run's throwaway worktree holds
+        the same tree (and sees the same PATH), so both fingerprint alike."""
+        if self._environment is None or self._environment[0] != state_key:
+            from gitcorrex.runner.environment import fingerprint
+
+            selection = self.profile.selection
+            self._environment = state_key, fingerprint(
+                self.repo, commands=selection.commands, policy=selection.environment,
+                run_dir=self.repo.root, env=env, state_key=state_key)
+        return self._environment[1]
+
+    def forget_environment(self) -> None:
+        """Setup ran: what it installed is part of the environment the commands run in."""
+        self._environment = None
 
     @property
     def expectation(self) -> str:
@@ -83,11 +103,13 @@ class Observation:
 
 def record_observation(obs: Observation, before: str, after: str, run: CommandsRun,
                        setup_line: str | None,
-                       changed: tuple[list[str], int] | None = None) -> VerifyOutcome:
+                       changed: tuple[list[str], int] | None = None,
+                       environment: dict[str, Any] | None = None) -> VerifyOutcome:
     """Decide the result, write the output blobs, append one observation.
 
     `changed` is `obs.changed_since_baseline(before)` when the caller computed it already
-    (verify does, while git rescans after the commands).
+    (verify does, while git rescans after the commands); `environment` the fingerprint of
+    what the commands ran in (None only when none ran: setup failed).
     """
     result, reason = decide(run, before, after)
     records: list[dict[str, Any]] = []
@@ -102,7 +124,8 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         missing_path=run.missing_path, commands=records, writes=list(selection.writes),
         state_after=after, head_tree=obs.head_tree,
         changed=changed or obs.changed_since_baseline(before), profile=obs.profile.profile,
-        isolated=obs.isolated, profile_from=obs.profile.profile_from)
+        isolated=obs.isolated, profile_from=obs.profile.profile_from,
+        environment=environment)
     line = obs.append(obs.kind, values, before, anchors)
     return VerifyOutcome(selection.expectation, before, line, setup_line, result,
                          verdict_summary(obs.repo, values, before),

@@ -115,7 +115,8 @@ def _observe_state(repo: Repository, chosen: ProfileSelection | None, request: V
         return VerifyOutcome(selection.expectation, before, None, None, None,
                              f"expectation {selection.expectation!r} has no commands: "
                              "nothing verified, nothing recorded (no build claim)")
-    reuse = _reuse(obs, before, None) if request.reuse and not request.checks_only else None
+    asked = request.reuse and not request.checks_only
+    reuse = _reuse(obs, context, before, None) if asked else None
     if reuse is not None and reuse.outcome is not None:
         return reuse.outcome
     with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
@@ -134,13 +135,15 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
     setup = run_setup(run_dir, selection, env=context.env, progress=context.progress,
                       output_cap=selection.output_cap)
     setup_line = obs.record_setup(unset, setup)
+    obs.forget_environment()  # what setup installed is part of what the commands run in
     if not setup.passed:
         not_run = CommandsRun.not_run(selection, Reason.SETUP_FAILED, None)
-        recorded = record_observation(obs, unset, unset, not_run, setup_line)
+        recorded = record_observation(obs, unset, unset, not_run, setup_line,
+                                      environment=obs.environment(context.env, unset))
         return recorded._replace(failing_output=setup.outcome.output)
     before = run_probe.measure().state_key
     moved = request.reuse and not request.checks_only and before != unset
-    reuse = _reuse(obs, before, setup_line) if moved else None
+    reuse = _reuse(obs, context, before, setup_line) if moved else None
     if reuse is not None and reuse.outcome is not None:
         return reuse.outcome
     return _declined(_run_commands(obs, context, run_dir, run_probe, before, setup_line), reuse)
@@ -154,6 +157,7 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
     baseline (a diff of two trees known already: ~25 ms on 50,000 files).
     """
     selection = obs.profile.selection
+    environment = obs.environment(context.env, before)
     commands = run_expectation(run_dir, selection,
                                env={**context.env, "CORREX_STATE_KEY": before},
                                progress=context.progress, output_cap=selection.output_cap)
@@ -162,25 +166,27 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
         changed = obs.changed_since_baseline(before)
     finally:
         after = run_probe.measure().state_key
-    return record_observation(obs, before, after, commands, setup_line, changed)
+    return record_observation(obs, before, after, commands, setup_line, changed, environment)
 
 
-def _reuse(obs: Observation, state_key: str, setup_line: str | None) -> Reuse:
-    """A citation of an earlier trusted pass of this tree and commands, or why none was.
+def _reuse(obs: Observation, context: VerifyContext, state_key: str,
+           setup_line: str | None) -> Reuse:
+    """A citation of an earlier pass of this tree, commands and environment from a trusted
+    writer; else why none was.
 
     Checked before setup runs too: `--reuse` promises that nothing runs when a pass exists.
     """
     from gitcorrex.verify.reuse import reuse_pass  # the event models: only for --reuse
 
-    return reuse_pass(obs, state_key, setup_line)
+    return reuse_pass(obs, state_key, setup_line, env=context.env)
 
 
 def _declined(outcome: VerifyOutcome, reuse: Reuse | None) -> VerifyOutcome:
-    """The run's outcome, its summary saying which passes it did not reuse, and why."""
+    """The run's outcome, its summary saying first which passes it did not reuse, and why."""
     if reuse is None or not reuse.declined:
         return outcome
-    notes = "".join(f"\nnot reused: {line}" for line in reuse.declined)
-    return outcome._replace(summary=outcome.summary + notes)
+    notes = "".join(f"{line}\n" for line in reuse.declined)  # why first, then the run
+    return outcome._replace(summary=notes + outcome.summary)
 
 
 def environment_warnings(repo: Repository, head_tree: str | None,

@@ -36,6 +36,18 @@ class StoredCommand(NamedTuple):
     digest: str
 
 
+class StoredEnvironment(NamedTuple):
+    """`model.profile_environment.EnvironmentPolicy` as stored: what the fingerprint holds."""
+
+    variables: list[str]
+    salt: str | None
+    versions: list[str]
+    programs: list[str]
+    lockfiles: list[str]
+    packages: bool
+    platform: bool
+
+
 class StoredSelection(NamedTuple):
     """`profiles.selection.Selection` as stored, and the profile's output cap."""
 
@@ -45,6 +57,7 @@ class StoredSelection(NamedTuple):
     setup: StoredCommand | None
     commands: list[StoredCommand]
     output_cap: int
+    environment: StoredEnvironment
 
 
 class ProfileSelection(NamedTuple):
@@ -149,7 +162,18 @@ def _selection(entry: Any) -> StoredSelection:
         writes=[str(path) for path in entry["writes"]],
         setup=None if setup is None else _command(setup),
         commands=[_command(command) for command in entry["commands"]],
-        output_cap=int(entry["output_cap"]))
+        output_cap=int(entry["output_cap"]), environment=_environment(entry["environment"]))
+
+
+def _environment(entry: dict[str, Any]) -> StoredEnvironment:
+    salt = entry["salt"]
+    return StoredEnvironment(
+        variables=[str(name) for name in entry["variables"]],
+        salt=None if salt is None else str(salt),
+        versions=[str(name) for name in entry["versions"]],
+        programs=[str(name) for name in entry["programs"]],
+        lockfiles=[str(name) for name in entry["lockfiles"]],
+        packages=bool(entry["packages"]), platform=bool(entry["platform"]))
 
 
 def _command(entry: dict[str, Any]) -> StoredCommand:

@@ -6,6 +6,7 @@ the state key is reused, not rerun."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -172,6 +173,25 @@ def test_a_clean_gate_result_for_the_state_key_is_reused(gated: Path, plans, cor
     passed = correx(gated, "verify", env=env)
     assert passed.code == 0 and "step S1 verified" in passed.stdout, passed
     assert runs.read_text().count("run") == 1  # cited, not run again
+
+
+def test_a_clean_gate_result_from_another_environment_is_run_again(
+        gated: Path, plans, correx, tmp_path: Path) -> None:
+    """The gate passed under a stub `python3` first on PATH (it ran nothing): the
+    settlement under the real interpreter does not cite it, it runs the analysis."""
+    runs = tmp_path / "static-runs.txt"
+    stub = tmp_path / "stub-bin"
+    stub.mkdir()
+    write(stub, "python3", "#!/bin/sh\nexit 0\n").chmod(0o755)
+    stubbed = {"STATIC_RUNS": str(runs), "PATH": f"{stub}{os.pathsep}{os.environ['PATH']}"}
+    assert lock_ready(correx, gated, plans("two", TWO_STEPS, "two")).code == 0
+    assert correx(gated, "step", "start", "S1").code == 0
+    write(gated, "src/a.py", "A = 1\n")
+    assert correx(gated, "gate", "--stage", "implement", env=stubbed).code == 0
+    assert not runs.exists()  # the stub "passed" without analysing anything
+    passed = correx(gated, "verify", env={"STATIC_RUNS": str(runs)})
+    assert passed.code == 0 and "step S1 verified" in passed.stdout, passed
+    assert runs.read_text().count("run") == 1  # run, not cited
 
 
 def test_artifacts_outside_a_session_are_a_usage_error(gated: Path, correx) -> None:
