@@ -35,20 +35,37 @@ class Observed:
 
 @dataclass(frozen=True)
 class Flaky:
-    """The same tree, profile and environment both failed and passed: how often each."""
+    """The same tree, profile and environment both failed and passed: how often each. With
+    `by_environment`, no environment did both: the runs passed in one recorded environment
+    and failed in another, so the verdict depends on where the tree ran, not on luck (the
+    newest run's verdict alone would hide that)."""
 
     failed: int
     passed: int
-    environment: str | None  # its digest; None: not recorded
+    environment: str | None  # its digest; None: not recorded (or: split by environment)
+    by_environment: bool = False
+
+    @property
+    def label(self) -> str:
+        return "differs by environment" if self.by_environment else "flaky"
 
     def describe(self) -> str:
-        """`flaky: failed 1×, passed 2× under the same profile and environment`."""
+        """`flaky: failed 1×, passed 2× under the same profile and environment`, or
+        `differs by environment: passed 2× in one environment, failed 1× in another`."""
+        if self.by_environment:
+            return (f"{self.label}: passed {self.passed}× and failed {self.failed}× under the "
+                    "same profile, never both in one environment (`git correx explain` "
+                    "names what differs)")
         same = "the same profile and environment" if self.environment is not None \
             else f"the same profile ({UNKNOWN_ENVIRONMENT})"
         return f"flaky: failed {self.failed}×, passed {self.passed}× under {same}"
 
     def as_dict(self) -> dict[str, object]:
-        return {"failed": self.failed, "passed": self.passed, "environment": self.environment}
+        document: dict[str, object] = {"failed": self.failed, "passed": self.passed,
+                                       "environment": self.environment}
+        if self.by_environment:
+            document["by_environment"] = True
+        return document
 
 
 def is_reuse(fields: VerificationFields) -> bool:
@@ -63,8 +80,9 @@ def runs_of(observations: Iterable[Observed]) -> list[Observed]:
 
 def flaky(observations: Iterable[Observed]) -> Flaky | None:
     """The first environment (in the order given: newest first) in which these runs of one
-    expectation under one profile both failed and passed; None when none did. Reuses are
-    not runs and count for nothing."""
+    expectation under one profile both failed and passed; else, when recorded environments
+    disagree (one only passed, another only failed), that split; None otherwise. Reuses
+    are not runs and count for nothing."""
     counts: dict[str | None, list[int]] = {}
     for observed in runs_of(observations):
         failed_passed = counts.setdefault(observed.environment, [0, 0])
@@ -75,6 +93,11 @@ def flaky(observations: Iterable[Observed]) -> Flaky | None:
     for environment, (failed, passed) in counts.items():
         if failed and passed:
             return Flaky(failed, passed, environment)
+    recorded = {env: fp for env, fp in counts.items() if env is not None}
+    failed_in = [fp[0] for fp in recorded.values() if fp[0] and not fp[1]]
+    passed_in = [fp[1] for fp in recorded.values() if fp[1] and not fp[0]]
+    if failed_in and passed_in:  # each recorded environment decided, and they disagree
+        return Flaky(sum(failed_in), sum(passed_in), None, by_environment=True)
     return None
 
 

@@ -152,8 +152,10 @@ def _header(report: Report) -> Iterator[str]:
         counts.append(f"{MARKS['other_profile']} {other} pass under another profile")
     line = f"{len(report.commits)} commit(s): " + " · ".join(counts) + \
         f" · {MARKS['none']} {report.count('none')} unverified"
-    flaky = sum(1 for facts in report.commits if facts.status.flaky is not None)
-    yield line + (f" · ⚠ {flaky} flaky" if flaky else "")
+    marked = [facts.status.flaky.split(":")[0] for facts in report.commits
+              if facts.status.flaky is not None]
+    kinds = {label: marked.count(label) for label in dict.fromkeys(marked)}
+    yield line + "".join(f" · ⚠ {n} {label}" for label, n in kinds.items())
     if report.problems:
         yield f"\n{len(report.problems)} ledger line(s) could not be read (see `git correx log`)."
     yield ""
@@ -163,7 +165,7 @@ def _header(report: Report) -> Iterator[str]:
 
 def _row(facts: CommitFacts) -> str:
     status = facts.status
-    flaky = " ⚠ flaky" if status.flaky is not None else ""
+    flaky = f" ⚠ {status.flaky.split(':')[0]}" if status.flaky is not None else ""
     return (f"| `{facts.commit.sha[:12]}` | {status.mark} {status.result}{flaky} "
             f"| {markdown_text(status.expectation or status.problem or '')} "
             f"| {markdown_text(status.by or '')} "

@@ -85,7 +85,9 @@ def observed(result: Result, environment: str | None, reused: str | None = None)
 
 
 def test_flaky_needs_one_environment_that_both_failed_and_passed() -> None:
-    assert flaky([observed(Result.PASS, "env-a"), observed(Result.FAIL, "env-b")]) is None
+    split = flaky([observed(Result.PASS, "env-a"), observed(Result.FAIL, "env-b")])
+    assert split is not None and split.by_environment and split.label != "flaky"
+    assert flaky([observed(Result.PASS, None), observed(Result.FAIL, "env-b")]) is None
     found = flaky([observed(Result.PASS, "env-b"), observed(Result.FAIL, "env-a"),
                    observed(Result.FAIL, "env-b")])
     assert found is not None and (found.failed, found.passed, found.environment) == \
@@ -152,3 +154,23 @@ def test_a_reuse_citing_a_run_not_on_the_tree_says_so(
     out = correx(repo, "report", "HEAD").stdout
     assert "(a reuse of ffffffffffff, a run not recorded on this tree)" in out
 
+
+
+def test_a_tree_that_passed_in_one_environment_and_failed_in_another_is_marked(
+        make_repo: Callable[..., Path], outside: Path) -> None:
+    """Not luck: each environment decided the same way every time, and they disagree (a
+    declared variable, PYTHONHASHSEED, differs). The newest verdict alone would hide it."""
+    from tests.conftest import run_correx
+
+    root = flaky_project(make_repo, outside)
+    for seed, code in (("1", 1), ("1", 1), ("2", 0)):
+        (outside / "code").write_text(str(code))
+        ran = run_correx(root, "verify", "--quiet", env={"PYTHONHASHSEED": seed})
+        assert ran.code == code, ran
+    report = run_correx(root, "report", "HEAD").stdout
+    assert "| ✓ pass ⚠ differs by environment |" in report, report
+    assert "⚠ 1 differs by environment" in report and "flaky" not in report, report
+    assert "passed 1× and failed 2× under the same profile, never both in one environment" \
+        in report, report
+    status = json.loads(run_correx(root, "log", "-n", "1", "--json").stdout)["commits"][0]
+    assert status["status"]["flaky"].startswith("differs by environment: passed 1×"), status
