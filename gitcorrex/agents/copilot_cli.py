@@ -98,10 +98,12 @@ def _read_tool(tool: str, args: dict[str, Any]
 
 
 def render(request: HookRequest, verdict: Verdict) -> Reply:
-    """Allowed: exit 0 and silence (Copilot's own permission flow goes on). Blocked: the
-    event's answer; after a tool ran, the reason on stderr (Copilot reads no answer)."""
+    """Allowed: exit 0 and silence (Copilot's own permission flow goes on); a notice for the
+    person (a Stop released by the block cap) on stderr, where Copilot logs a hook's words.
+    Blocked: the event's answer; after a tool ran, the reason on stderr (Copilot reads no
+    answer)."""
     if not verdict.blocked:
-        return Reply(0)
+        return Reply(0, "", verdict.notice) if verdict.notice else Reply(0)
     if request.event == Event.PRE_TOOL:
         answer = {"permissionDecision": "deny", "permissionDecisionReason": verdict.reason}
         return Reply(0, json.dumps(answer) + "\n")

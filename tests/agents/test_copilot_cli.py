@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.conftest import copilot, hook, json_answer
-from tests.conftest import CliResult, run_correx, write
+from tests.conftest import CliResult, git, run_correx, write
 
 OPERATOR_CALL = "git correx plan authorize plan.toml"
 
@@ -86,6 +86,17 @@ def test_agent_stop_on_a_failing_change_blocks_until_it_passes(project: Path) ->
     assert "git correx verify --stage implement" in answer["reason"]
     write(project, "src/app.py", "VALUE = 2\n")
     assert allowed(hook(project, "copilot-cli", copilot("agentStop", project)))
+
+
+def test_a_stop_released_by_the_block_cap_says_on_stderr_that_nothing_is_verified(
+        project: Path) -> None:
+    write(project, "src/app.py", "FAIL\n")
+    git(project, "config", "correx.stopBlockCap", "1")
+    assert json_answer(hook(project, "copilot-cli", copilot("agentStop", project)))[
+        "decision"] == "block"
+    released = hook(project, "copilot-cli", copilot("agentStop", project))
+    assert (released.code, released.stdout) == (0, ""), released
+    assert "NOT verified" in released.stderr, released
 
 
 def test_post_tool_use_reports_on_stderr_what_a_shell_call_wrote_outside(project: Path
