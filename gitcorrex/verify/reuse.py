@@ -24,7 +24,7 @@ from gitcorrex.model.environment import EnvironmentPrint, differences
 from gitcorrex.model.event_kinds import payload_of
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
-from gitcorrex.model.observed_pass import is_under
+from gitcorrex.model.observed_pass import is_pass_under, is_under
 from gitcorrex.model.verification import Result, VerificationFields
 from gitcorrex.verify.observation import Observation
 from gitcorrex.verify.outcome import VerifyOutcome
@@ -99,10 +99,10 @@ def reuse_refusal(event: RecordedEvent, *, state_key: str,
         return "its fields do not fit this version's verification record"
     if event.state_key != state_key:
         return f"another tree ({(event.state_key or '?')[:12]})"
-    if payload.result is not Result.PASS:
-        return f"it did not pass ({payload.result.value})"
     if not is_under(payload, profile):
         return f"it ran another profile ({payload.profile[:12]}, here {(profile or 'none')[:12]})"
+    if not is_pass_under(payload, profile):  # the one definition of a pass
+        return f"it did not pass ({payload.result.value})"
     if [c.digest for c in payload.commands] != [c.digest for c in commands]:
         return "it ran other commands than this selection"
     if payload.environment is None:
@@ -138,5 +138,5 @@ def _is_pass_of_tree(event: RecordedEvent, state_key: str, profile: str | None,
                      commands: Sequence[ResolvedCommand]) -> bool:
     payload = payload_of(event)
     return isinstance(payload, VerificationFields) and event.state_key == state_key \
-        and payload.result is Result.PASS and is_under(payload, profile) \
+        and is_pass_under(payload, profile) \
         and [c.digest for c in payload.commands] == [c.digest for c in commands]
