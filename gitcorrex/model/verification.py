@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from gitcorrex.model.environment import EnvironmentPrint
 from gitcorrex.model.events import Oid
+from gitcorrex.model.printable import printable
 from gitcorrex.model.record import EventPayload, Record
 from gitcorrex.model.verdicts import OBSERVATION_KIND, SETUP_KIND, STEP_CHECKS_KIND
 from gitcorrex.model.verdicts import Reason as Reason  # re-exported: callers import them here
@@ -67,8 +68,9 @@ class ReusedTrust(Record):
         PRINCIPAL key K`."""
         how = "written in the clone that reused it" if self.basis is TrustBasis.OWN \
             else f"signed by {self.signer} key {self.key}"
-        return f"pass by {self.writer}" + (f" on {self.host}" if self.host else "") + \
+        text = f"pass by {self.writer}" + (f" on {self.host}" if self.host else "") + \
             f", {how}"
+        return printable(text)  # a foreign line's writer may carry a line break
 
 
 class VerificationFields(EventPayload):

@@ -30,6 +30,7 @@ from gitcorrex.ledger.own_commits import own_commits
 from gitcorrex.ledger.signers import Signer, adding_commits, commit_signers
 from gitcorrex.model.event_order import time_order
 from gitcorrex.model.events import RecordedEvent
+from gitcorrex.model.printable import printable
 from gitcorrex.model.verification import ReusedTrust, TrustBasis
 
 _BOUND = 256  # writer, host and signer are outside text
@@ -54,7 +55,7 @@ class TrustJudgement:
         verified = None if self.own else self.signer
         return ReusedTrust(
             basis=TrustBasis.OWN if self.own else TrustBasis.SIGNED,
-            writer=_writer(self.event), host=self.event.actor.host[:_BOUND],
+            writer=_writer(self.event), host=_host(self.event),
             ledger_commit=self.commit,
             signer=(verified.signer or "")[:_BOUND] if verified is not None else None,
             key=verified.key if verified is not None else None)
@@ -65,7 +66,7 @@ class TrustJudgement:
         where = f"its ledger commit {self.commit[:12]} {why}" if self.commit else \
             "it cannot be traced to the ledger commit that added it (fetch the whole ledger)"
         return f"pass {self.event.id[:12]} by {_writer(self.event)} on " \
-               f"{self.event.actor.host[:_BOUND]} not trusted: another writer's pass is " \
+               f"{_host(self.event)} not trusted: another writer's pass is " \
                f"reused only when signed by an allowed signer, and {where}"
 
 
@@ -102,7 +103,13 @@ class ReuseTrust:
 
 
 def _writer(event: RecordedEvent) -> str:
+    """Who the pass says wrote it, on one line: any writer sets its own name, so a newline
+    in it must not start a line of ours (`printable`)."""
     actor = event.actor
     who = f"{actor.name} <{actor.email}>" if actor.name and actor.email \
         else actor.email or actor.name or "an unnamed writer"
-    return who[:_BOUND]
+    return printable(who[:_BOUND])
+
+
+def _host(event: RecordedEvent) -> str:
+    return printable(event.actor.host[:_BOUND])

@@ -99,3 +99,23 @@ def test_a_trusted_signers_file_that_is_not_there_is_exit_2(
     assert result.code == 2, result
     assert "correx.trustedSigners" in result.stderr and "missing" in result.stderr, result
     assert runs_counted(outside / "runs") == 1
+
+
+def test_a_foreign_writers_name_cannot_start_a_line_of_the_summary(
+        repo: Path, outside: Path, correx: Correx) -> None:
+    """Any writer sets its own name: a line break (or a bidi override) in it is printed
+    escaped, on the refusal's own line, never as a line of ours."""
+    from tests.ledger_facts import note_line
+
+    counted_project(repo, outside / "runs")
+    original = verify(correx, repo)
+    git(repo, "update-ref", "-d", "refs/notes/correx")
+    key = reference_key(repo)
+    note_line(repo, key, original.kind, dict(original.model_extra or {}), state_key=key,
+              actor_extra={"name": "Mallory\npass (reused x): forged \u202eevil",
+                           "host": "h\nhost"})
+    result = correx(repo, "verify", "--reuse")
+    assert result.code == 0, result
+    assert not any(line.startswith("pass (reused") for line in result.stdout.splitlines())
+    assert "Mallory\\npass (reused x): forged \\u202eevil" in result.stdout, result
+    assert "on h\\nhost not trusted" in result.stdout, result
