@@ -13,17 +13,11 @@ import pytest
 
 from tests.conftest import CliResult, git
 from tests.ledger_facts import verify_tree
+from tests.trusted_writer import ssh_key
 
 pytestmark = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
 REF = "refs/notes/correx"
 PRINCIPAL = "release-signer@ci.example"
-
-
-def ssh_key(tmp_path: Path, name: str) -> Path:
-    key = tmp_path / name
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(key)],
-                   check=True)
-    return key
 
 
 def configure_signing(repo: Path, key: Path, tmp_path: Path, *, allowed: bool = True) -> None:
