@@ -22,10 +22,11 @@ from pathlib import Path
 
 from gitcorrex import __version__
 from gitcorrex.git import ObjectInfo, Repository
+from gitcorrex.model.manifest_rules import pathspec_version
 from gitcorrex.model.write_manifest import Manifest
 
 CACHE_DIR = ("correx", "manifests")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: with pathspec's compilation of the patterns (model/manifest_rules.py)
 _SAFE_STAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
 
@@ -59,21 +60,30 @@ def _read_cache(path: Path, profile: ObjectInfo | None, stage: str) -> Manifest 
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return None
-    expected = {"format": CACHE_FORMAT, "correx": __version__,
+    expected = {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
                 "profile": profile.oid if profile else None, "stage": stage}
     if not isinstance(data, dict) or any(data.get(k) != v for k, v in expected.items()):
         return None
-    writes, source = data.get("writes"), data.get("source")
+    writes, source, rules = data.get("writes"), data.get("source"), data.get("rules")
     if not isinstance(source, str) or not isinstance(writes, list) or not all(
             isinstance(pattern, str) for pattern in writes):
         return None
-    return Manifest(tuple(writes), source)
+    if not isinstance(rules, list) or not all(
+            isinstance(rule, list) and len(rule) == 3 and isinstance(rule[0], str)
+            and type(rule[1]) is int and type(rule[2]) is bool for rule in rules):
+        return None
+    try:
+        return Manifest(tuple(writes), source, tuple((s, f, i) for s, f, i in rules))
+    except re.error:
+        return None
 
 
 def _write_cache(path: Path, blob: str, stage: str, manifest: Manifest) -> None:
     """Best effort: a read-only git directory only means no cache (atomic rename)."""
-    record = {"format": CACHE_FORMAT, "correx": __version__, "profile": blob, "stage": stage,
-              "source": manifest.source, "writes": list(manifest.patterns)}
+    record = {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
+              "profile": blob, "stage": stage, "source": manifest.source,
+              "writes": list(manifest.patterns), "rules": [list(rule) for rule in
+                                                            manifest.rules or ()]}
     import tempfile  # only a cache miss writes (~10 ms of imports the hot path skips)
 
     with suppress(OSError):
