@@ -158,3 +158,25 @@ def test_concurrent_verifications_lose_nothing(make_repo: Callable[..., Path]) -
     lines = note_lines(root, reference_key(root))
     assert len(lines) == 7 and len({line["id"] for line in lines}) == 7
     git(root, "fsck", "--no-progress")
+
+
+def test_a_dirty_workspace_is_diffed_against_head_once(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """The observation's changed paths, its anchor's weight and the environment-directory
+    warning all ask for HEAD's tree against the key: one `git diff-tree` answers all three."""
+    root = make_repo(files={"README.md": "x\n"})
+    write_profile(root, {"c": py("pass")}, {"e": ["c"]}, default="e")
+    assert traced(root, "verify", "-q").code == 0
+    write(root, "src/new.py", "VALUE = 2\n")
+    write(root, "env/pyvenv.cfg", "home = /usr/bin\n")
+    trace = tmp_path / "trace.txt"
+    env = {**os.environ, "GIT_TRACE": str(trace),
+           "PYTHONPATH": str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-m", "gitcorrex", "verify"], cwd=root, env=env,
+                          capture_output=True, check=False, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "env" in proc.stderr.decode()  # the environment directory was looked for
+    line = note_lines(root, reference_key(root))[-1]
+    assert line["changed_paths"] == ["env/pyvenv.cfg", "src/new.py"]
+    assert is_anchored(root, reference_key(root))
+    assert trace.read_text().count("built-in: git diff-tree -r -z --raw") == 1
