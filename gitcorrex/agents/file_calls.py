@@ -27,7 +27,8 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     """ALLOW, or a block naming each refused path with its rule and fix."""
     base = call_base(request, default=default_cwd)
     repo = discover(base)
-    if proven_allowed(repo, request, options, str(base)):
+    allowed, read = proven_allowed(repo, request, options, str(base))
+    if allowed:
         return ALLOW
     from gitcorrex.agents.reasons import block_reason
     from gitcorrex.ledger.provenance import current_provenance
@@ -38,7 +39,7 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
     if request.action is None:
         raise ValueError(f"{request.tool}: not a file call (judge_file_call takes writes and "
                          "reads only)")
-    state = correx_session(repo, options)
+    state = correx_session(repo, options, read=read)
     assessed = AssessRequest(request.action, request.paths, base, options.stage,
                              state.session if state is not None else None,
                              options.record_all, agent=agent_call(request))

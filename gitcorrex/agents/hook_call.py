@@ -40,12 +40,14 @@ def agent_call(request: HookRequest) -> AgentCall:
                      conversation=conversation)
 
 
-def correx_session(repo: Repository, options: HookOptions) -> SessionState | None:
+def correx_session(repo: Repository, options: HookOptions, *,
+                   read: SessionState | None = None) -> SessionState | None:
     """The state of the session an agent call belongs to: `--session`/CORREX_SESSION, else
     `git config correx.session`; never the agent's own id; None when none is selected. One
     the ledger does not hold fails closed (exit 2), so no event can conjure a session into
     existence. Asked once per call (`session/state.py`): the call's every judgement —
-    manifest, baseline — is made on this one state."""
+    manifest, baseline — is made on this one state (`read`: the state of the selected
+    session, already read by the allow path)."""
     from gitcorrex.git import config_value
     from gitcorrex.hooks import SESSION_CONFIG
 
@@ -57,7 +59,10 @@ def correx_session(repo: Repository, options: HookOptions) -> SessionState | Non
     from gitcorrex.session.state import session_state
 
     chosen = selected_session(repo, chosen)  # checks the id's form
-    state = session_state(repo, chosen) if chosen is not None else None
+    if chosen is not None and read is not None and read.session == chosen:
+        state: SessionState | None = read
+    else:
+        state = session_state(repo, chosen) if chosen is not None else None
     if state is not None and not state.exists:
         raise ConfigError(f"session {chosen!r} (from --session, CORREX_SESSION or "
                           f"{SESSION_CONFIG}) is not in the ledger",

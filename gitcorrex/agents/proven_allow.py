@@ -1,14 +1,17 @@
-"""The allow path every agent file call takes first: no pydantic, no pygit2, no ledger.
+"""The allow path every agent file call takes first: no pydantic, no pygit2, no events.
 
 A PreToolUse hook runs on every tool call of an agent session (hundreds per task), and almost
 every call is allowed. Proving an allow needs only the repository (`git rev-parse`), the
 stage and session configured (one `git config`), HEAD's profile blob (`git cat-file`, the
-validated manifest cached per blob by hooks/manifest_cache) and path arithmetic; the two git
-reads run on a thread while the matcher (pathspec, ~30 ms) is imported. When any of that
-cannot prove an allow — a session is selected (its fold needs the ledger), a path is odd,
-the manifest does not allow it, ALLOWs are to be recorded — the answer is "not proven" and
-the full judge (manifest/assess.py) decides and records. So this path can only ever say
-less than the judge, never something else.
+validated manifest cached per blob by hooks/manifest_cache, compiled: no pathspec) and path
+arithmetic. Inside a session it also needs the session's state — the one question
+session/state.py answers, from the fold stored for the note's blobs (`git ls-tree`) — and,
+while a step is active, that this call's runtime actor is the step's (`git var`): the same
+state, manifest and actor the judge would use. When any of that cannot prove an allow — a
+path is odd, the session is not in the ledger, another actor started the step, the manifest
+does not allow it, ALLOWs are to be recorded — the answer is "not proven" and the full judge
+(manifest/assess.py through session/assess_entry.py) decides and records, on the session
+state read here. So this path can only ever say less than the judge, never something else.
 """
 
 from __future__ import annotations
@@ -20,6 +23,13 @@ from gitcorrex.agents.request import Action, HookOptions, HookRequest
 from gitcorrex.git import ObjectInfo, Repository, config_values, in_background, lookup_objects
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from gitcorrex.model.session_state import SessionState
+    from gitcorrex.model.write_manifest import Manifest
+
 
 @dataclass(frozen=True)
 class _Settings:
@@ -30,17 +40,33 @@ class _Settings:
 
 
 def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
-                   base: str) -> bool:
-    """True only when the full judge would allow every path and record nothing."""
-    if options.record_all or options.session or request.action not in (Action.WRITE, Action.READ):
+                   base: str) -> tuple[bool, SessionState | None]:
+    """True only when the full judge would allow every path and record nothing; with the
+    session state read on the way (None: none was), which the judge then uses: a call
+    reads its session once."""
+    state: list[SessionState] = []
+    allowed = _proven(repo, request, options, base, state)
+    return allowed, state[0] if state else None
+
+
+def _proven(repo: Repository, request: HookRequest, options: HookOptions, base: str,
+            state: list[SessionState]) -> bool:
+    if options.record_all or request.action not in (Action.WRITE, Action.READ):
         return False
     pending = in_background(lambda: _read_settings(repo))
     relative = _plain_paths(repo, request.paths, base)
     if request.action == Action.WRITE and relative is not None:
         from gitcorrex.hooks.manifest_cache import base_manifest  # imports while git reads
     settings = pending()
-    if relative is None or settings.session:
+    session = options.session or settings.session
+    if relative is None:
         return False
+    if session is not None:
+        in_session = _session_manifest(repo, session, state)
+        if in_session is False:
+            return False
+        if in_session is not None and request.action == Action.WRITE:
+            return all(in_session.allows(path) for path in relative)
     if request.action == Action.READ:
         return all(os.path.exists(os.path.join(repo.root, path)) for path in relative)
     stage = options.stage or settings.stage
@@ -51,6 +77,33 @@ def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
     manifest = base_manifest(repo, base_tree=settings.head.oid, profile=settings.profile,
                              base_label="HEAD", stage=stage)
     return all(manifest.allows(path) for path in relative)
+
+
+def _session_manifest(repo: Repository, session: str,
+                      read: list[SessionState]) -> Manifest | Literal[False] | None:
+    """The manifest of `session`'s active step when this call's actor started it; None
+    between steps (the stage's manifest applies); False when nothing can be proven here
+    (an id that names no session in the ledger, another runtime actor's step)."""
+    from gitcorrex.errors import UsageError
+    from gitcorrex.hooks.manifest_cache import compiled_manifest
+    from gitcorrex.session.manifest import step_writes
+    from gitcorrex.session.runtime_actor import current_actor
+    from gitcorrex.session.state import session_state
+
+    try:
+        state = session_state(repo, session)
+    except UsageError:
+        return False
+    read.append(state)
+    if not state.exists:
+        return False
+    declared = step_writes(state)
+    if declared is None:
+        return None
+    started = state.active_actor
+    if started is not None and current_actor(repo) != started:
+        return False
+    return compiled_manifest(repo, *declared)
 
 
 def _read_settings(repo: Repository) -> _Settings:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import zlib
 from contextlib import suppress
 from pathlib import Path
 
@@ -48,6 +49,28 @@ def base_manifest(repo: Repository, *, base_tree: str | None, profile: ObjectInf
     return manifest
 
 
+def compiled_manifest(repo: Repository, patterns: tuple[str, ...], source: str) -> Manifest:
+    """`Manifest(patterns, source)`, with pathspec's compilation of the patterns remembered
+    under the git directory (`correx/manifests/rules-<crc32>.json`, the patterns kept in it
+    and compared): a session step's manifest, which an agent's every call in the step asks
+    for, is then decided without importing pathspec."""
+    text = json.dumps(list(patterns))
+    path = repo.common_dir.joinpath(*CACHE_DIR, f"rules-{zlib.crc32(text.encode()):08x}.json")
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict) and data.get("writes") == list(patterns):
+        cached = _from_record(data, {"format": CACHE_FORMAT, "correx": __version__,
+                                     "pathspec": pathspec_version()}, source)
+        if cached is not None:
+            return cached
+    manifest = Manifest(patterns, source)
+    _store(path, {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
+                  "writes": list(patterns), "rules": [list(rule) for rule in manifest.rules or ()]})
+    return manifest
+
+
 def _cache_path(repo: Repository, profile: ObjectInfo | None, stage: str) -> Path | None:
     """Only a blob profile and a stage name that is safe as a file name are cached."""
     if profile is None or profile.kind != "blob" or not _SAFE_STAGE.match(stage):
@@ -62,10 +85,19 @@ def _read_cache(path: Path, profile: ObjectInfo | None, stage: str) -> Manifest 
         return None
     expected = {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
                 "profile": profile.oid if profile else None, "stage": stage}
-    if not isinstance(data, dict) or any(data.get(k) != v for k, v in expected.items()):
+    source = data.get("source") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or not isinstance(source, str):
         return None
-    writes, source, rules = data.get("writes"), data.get("source"), data.get("rules")
-    if not isinstance(source, str) or not isinstance(writes, list) or not all(
+    return _from_record(data, expected, source)
+
+
+def _from_record(data: dict[str, object], expected: dict[str, object],
+                 source: str) -> Manifest | None:
+    """The manifest a cache record holds, or None for one of another version or unusable."""
+    if any(data.get(k) != v for k, v in expected.items()):
+        return None
+    writes, rules = data.get("writes"), data.get("rules")
+    if not isinstance(writes, list) or not all(
             isinstance(pattern, str) for pattern in writes):
         return None
     if not isinstance(rules, list) or not all(
@@ -80,10 +112,14 @@ def _read_cache(path: Path, profile: ObjectInfo | None, stage: str) -> Manifest 
 
 def _write_cache(path: Path, blob: str, stage: str, manifest: Manifest) -> None:
     """Best effort: a read-only git directory only means no cache (atomic rename)."""
-    record = {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
-              "profile": blob, "stage": stage, "source": manifest.source,
-              "writes": list(manifest.patterns), "rules": [list(rule) for rule in
-                                                            manifest.rules or ()]}
+    _store(path, {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
+                  "profile": blob, "stage": stage, "source": manifest.source,
+                  "writes": list(manifest.patterns),
+                  "rules": [list(rule) for rule in manifest.rules or ()]})
+
+
+def _store(path: Path, record: dict[str, object]) -> None:
+    """Best effort: a read-only git directory only means no cache (atomic rename)."""
     import tempfile  # only a cache miss writes (~10 ms of imports the hot path skips)
 
     with suppress(OSError):

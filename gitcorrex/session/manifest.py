@@ -56,10 +56,17 @@ def selected_state(repo: Repository, session: str | None, *,
 def step_manifest(state: SessionState) -> Manifest | None:
     """The declared writes of `state`'s active step (a state already read: an agent call
     reads its session once); None when no step is active."""
+    declared = step_writes(state)
+    return Manifest(*declared) if declared is not None else None
+
+
+def step_writes(state: SessionState) -> tuple[tuple[str, ...], str] | None:
+    """The patterns and source `step_manifest` builds its manifest from (an empty step
+    declares `!/**`: an empty manifest would mean unrestricted)."""
     step, writes = state.active_step, state.active_writes
     if step is None:
         return None
     source = f"step {step!r} of session {state.session!r}"
-    if not writes:  # an empty manifest would mean unrestricted
-        return Manifest((NOTHING,), f"{source} (declares no writes)")
-    return Manifest(tuple(writes), source)
+    if not writes:
+        return (NOTHING,), f"{source} (declares no writes)"
+    return tuple(writes), source

@@ -14,6 +14,7 @@ without `CORREX_RUNTIME` identity and host are all there is to compare.
 from __future__ import annotations
 
 from gitcorrex.errors import TransitionRefusedError
+from gitcorrex.git import Repository
 from gitcorrex.model.provenance import Provenance
 from gitcorrex.model.session_state import RuntimeActor, SessionState
 
@@ -27,6 +28,17 @@ def actor_of(provenance: Provenance) -> RuntimeActor:
     return RuntimeActor(name=provenance.name, email=provenance.email,
                         host=str(provenance.actor.get("host")),
                         runtime_name=provenance.runtime_name)
+
+
+def current_actor(repo: Repository) -> RuntimeActor:
+    """This process's runtime actor without the rest of its provenance: what `actor_of`
+    gives for `current_provenance(repo)` (git's author identity, host, runtime name)."""
+    from gitcorrex.git import ledger_identity
+    from gitcorrex.model.runtime import host_name, runtime_name
+
+    author = ledger_identity(repo).author
+    return RuntimeActor(name=author.name, email=author.email, host=host_name(),
+                        runtime_name=runtime_name())
 
 
 def refuse_foreign_actor(state: SessionState, provenance: Provenance, doing: str) -> None:
