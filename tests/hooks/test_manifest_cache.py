@@ -133,3 +133,17 @@ def test_profile_edit_is_validated_again(hooked: Path) -> None:
     git(hooked, "commit", "-q", "--no-verify", "-am", "widen")
     assert head_manifest(repo, "implement").patterns == ("/src/**", "/tests/**")
     assert len(cache_files(repo)) == 2
+
+
+def test_a_step_manifest_is_compiled_once_and_never_for_other_patterns(hooked: Path) -> None:
+    repo = discover(hooked)
+    first = manifest_cache.compiled_manifest(repo, ("src/a.py",), "step 'S1'")
+    (path,) = [p for p in cache_files(repo) if p.name.startswith("rules-")]
+    assert json.loads(path.read_text())["writes"] == ["src/a.py"]
+    again = manifest_cache.compiled_manifest(repo, ("src/a.py",), "step 'S1'")
+    assert again == first and again.allows("src/a.py") and not again.allows("src/b.py")
+    record = json.loads(path.read_text())  # a record for other patterns under that name
+    path.write_text(json.dumps({**record, "writes": ["src/**"],
+                                "rules": [list(r) for r in compile_rules(("src/**",))]}))
+    other = manifest_cache.compiled_manifest(repo, ("src/a.py",), "step 'S1'")
+    assert not other.allows("src/b.py")
