@@ -17,6 +17,7 @@ state read here. So this path can only ever say less than the judge, never somet
 from __future__ import annotations
 
 import os
+from contextlib import suppress
 from dataclasses import dataclass
 
 from gitcorrex.agents.request import Action, HookOptions, HookRequest
@@ -90,25 +91,34 @@ def _session_manifest(repo: Repository, session: str,
     from gitcorrex.session.runtime_actor import current_actor
     from gitcorrex.session.state import session_state
 
+    acting = in_background(lambda: current_actor(repo))  # git var, beside git ls-tree
     try:
-        state = session_state(repo, session)
-    except UsageError:
-        return False
-    read.append(state)
-    if not state.exists:
-        return False
-    declared = step_writes(state)
-    if declared is None:
-        return None
-    started = state.active_actor
-    if started is not None and current_actor(repo) != started:
-        return False
-    return compiled_manifest(repo, *declared)
+        try:
+            state = session_state(repo, session)
+        except UsageError:
+            return False
+        read.append(state)
+        declared = step_writes(state) if state.exists else None
+        if not state.exists:
+            return False
+        if declared is None:
+            return None
+        started = state.active_actor
+        if started is not None and acting() != started:
+            return False
+        return compiled_manifest(repo, *declared)
+    finally:
+        with suppress(Exception):
+            acting()  # its git process does not outlive the call; the judge asks again
 
 
 def _read_settings(repo: Repository) -> _Settings:
+    """The configured session and stage, HEAD's tree and profile: two git processes, run
+    side by side."""
+    objects = in_background(
+        lambda: lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"]))
     values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
-    head, profile = lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"])
+    head, profile = objects()
     return _Settings(values.get(SESSION_CONFIG) or None, values.get(STAGE_CONFIG) or None,
                      head, profile)
 
