@@ -9,18 +9,18 @@ generated tables in docs/agents/ (host_docs.py). tests/agents/test_hosts_table.p
 matcher names a tool the adapter does not judge, when the adapter judges a tool no matcher
 selects, and when a doc's table is stale.
 
-Plain dataclasses of constants: the hook path imports this on every tool call.
+Named tuples of constants (no dataclasses, which load `inspect`): the hook path imports
+this on every tool call.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.agents.request import Action, Event
 
 
-@dataclass(frozen=True)
-class HookEvent:
+class HookEvent(NamedTuple):
     """One event git correx installs. `name` as the host spells it; `kind` what the judge
     sees (request.Event); `matcher` as written into the settings (None: no matcher, the host
     runs the hook for every tool or the event has none); `action` the action the event itself
@@ -34,8 +34,7 @@ class HookEvent:
     timeout: int | None = None
 
 
-@dataclass(frozen=True)
-class Host:
+class Host(NamedTuple):
     """One agent host. `loads`: every project file whose hooks it runs, its own first
     (shell glob patterns, relative to the repository root); `matcher_aliases`: names a
     matcher may use for a tool the host sends under another name (Codex selects

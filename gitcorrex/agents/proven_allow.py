@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from contextlib import suppress
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitcorrex.agents.request import Action, HookOptions, HookRequest
 from gitcorrex.git import ObjectInfo, Repository, config_values, in_background, lookup_objects
@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from gitcorrex.model.write_manifest import Manifest
 
 
-@dataclass(frozen=True)
-class _Settings:
+class _Settings(NamedTuple):
     session: str | None
     stage: str | None
     head: ObjectInfo | None

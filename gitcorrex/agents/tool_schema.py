@@ -11,8 +11,7 @@ adapter declares once in a `ToolSchema`. Cursor's own hooks are another schema (
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitcorrex.agents.hosts import Host
 from gitcorrex.agents.payload import absolute_cwd, field, load_object, path_of, shell_text
@@ -21,8 +20,7 @@ from gitcorrex.agents.request import Action, Event, HookRequest
 ToolReader = Callable[[str, dict[str, Any]], tuple[str | None, tuple[str, ...]]]
 
 
-@dataclass(frozen=True)
-class ToolSchema:
+class ToolSchema(NamedTuple):
     """One agent's names. `default_event`: what a payload without `hook_event_name` is
     (None: the key is required); `path_keys`: where a file tool names its file, first
     present wins; `stop_message_keys`: where a stop event carries the agent's final message,

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from gitcorrex.model.conclusion import Conclusion
 
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from pathlib import Path
     from typing import Any
 
     from gitcorrex.cli.head_start import HeadStart
@@ -93,6 +93,8 @@ RUNNERS: dict[tuple[str, ...], Runner] = {
 
 def print_state(*, as_json: bool) -> Conclusion:
     """`state`: the key, or the `--json` document."""
+    from pathlib import Path  # not on the paths that need no repository (an agent's shell call)
+
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return Conclusion.OK
 

@@ -67,7 +67,7 @@ def compiled_manifest(repo: Repository, patterns: tuple[str, ...], source: str) 
             return cached
     manifest = Manifest(patterns, source)
     _store(path, {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
-                  "writes": list(patterns), "rules": [list(rule) for rule in manifest.rules or ()]})
+                  "writes": list(patterns), "rules": [list(rule) for rule in manifest.rules]})
     return manifest
 
 
@@ -115,7 +115,7 @@ def _write_cache(path: Path, blob: str, stage: str, manifest: Manifest) -> None:
     _store(path, {"format": CACHE_FORMAT, "correx": __version__, "pathspec": pathspec_version(),
                   "profile": blob, "stage": stage, "source": manifest.source,
                   "writes": list(manifest.patterns),
-                  "rules": [list(rule) for rule in manifest.rules or ()]})
+                  "rules": [list(rule) for rule in manifest.rules]})
 
 
 def _store(path: Path, record: dict[str, object]) -> None:

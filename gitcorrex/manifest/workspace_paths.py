@@ -17,13 +17,12 @@ from __future__ import annotations
 import os
 import stat
 from collections import deque
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_LINKS = 40
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """`absolute`: real parent directories plus the path's own last name.
 
     `relative` is the repo-relative path when it lies inside the work tree (`""` for the

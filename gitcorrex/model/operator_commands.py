@@ -15,11 +15,10 @@ Plain values and no imports: the agent hook reads this on every shell call of a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class OperatorCommand:
+class OperatorCommand(NamedTuple):
     """`git correx WORDS` (with `flag`, when only that form decides), recorded as an event of
     kind `records`; `field` names the payload field that holds the decision when the event
     also records other things (a lock's `baseline_unverified`). `records` is None for a
