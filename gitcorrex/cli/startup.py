@@ -93,7 +93,7 @@ RUNNERS: dict[tuple[str, ...], Runner] = {
 
 def print_state(*, as_json: bool) -> Conclusion:
     """`state`: the key, or the `--json` document."""
-    from pathlib import Path  # not on the paths that need no repository (an agent's shell call)
+    from pathlib import Path  # only `state` needs it here
 
     sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
     return Conclusion.OK

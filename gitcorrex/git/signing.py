@@ -12,8 +12,8 @@ place of `gpg.ssh.allowedSignersFile`, which other git commands keep using.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
 from gitcorrex.git.config import config_flag, config_value
@@ -30,8 +30,7 @@ DECISIONS_CONFIG = "correx.requireSignedDecisions"
 TRUSTED_SIGNERS_CONFIG = "correx.trustedSigners"
 
 
-@dataclass(frozen=True)
-class CommitSignature:
+class CommitSignature(NamedTuple):
     """git's verdict on one commit: `status` is git's %G? letter (G good, N none...)."""
 
     commit: str

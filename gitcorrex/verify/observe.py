@@ -25,8 +25,6 @@ from gitcorrex.git import (
     WorkspaceState,
     discover,
     environment_dirs_added,
-    resolve_commit,
-    tree_of,
 )
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
@@ -65,6 +63,8 @@ def _chosen(repo: Repository, request: VerifyRequest) -> ProfileSelection | None
     `--isolated`, which runs the profile the state tree holds (known once measured)."""
     stage, expect = request.stage, request.expect
     if request.profile_from is not None:
+        from gitcorrex.git import resolve_commit, tree_of  # git/history.py: only for REV
+
         rev = request.profile_from
         commit = resolve_commit(repo, rev)
         if commit is None:

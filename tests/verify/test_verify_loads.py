@@ -74,6 +74,7 @@ def test_a_stored_selection_verifies_without_models_or_libgit2(
     assert (first.code, second.code) == (code, code), (first, second)
     assert loaded(first, "pydantic"), first  # the profile validated once, then stored
     assert not loaded(second, "pydantic") and not loaded(second, "pygit2"), second
+    assert not loaded(second, "dataclasses"), second  # it loads `inspect`: ~6 ms
     lines = note_lines(root, reference_key(root))
     assert len(lines) == 2 and lines[1]["changed_paths"] == ["src/a.py"]
     for line in lines:
