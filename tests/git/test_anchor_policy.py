@@ -60,9 +60,12 @@ def test_both_engines_weigh_a_tree_alike(repo: Path) -> None:
     """Added, modified, mode-changed, symlinked and nested files count; unchanged ones and
     gitlinks do not: the same weight from `git diff-tree` and from libgit2's walk."""
     git(repo, "config", "correx.anchorMaxBytes", "10")
+    write(repo, "deep/same.txt", "hello\n")
+    write(repo, "deep/kept.txt", "kept\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "deep")
     write(repo, "README.md", "hello, changed\n")
     write(repo, "deep/er/new.txt", "x" * 300)
-    write(repo, "deep/same.txt", "hello\n")
     (repo / "link").symlink_to("README.md")
     git(repo, "add", "-A")
     git(repo, "update-index", "--chmod=+x", "deep/same.txt")
