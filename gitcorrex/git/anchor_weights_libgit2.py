@@ -25,13 +25,21 @@ _NO_BLOB = (FileMode.TREE, FileMode.COMMIT)
 
 def head_and_anchored(repo: Repository, tip: str | None,
                       trees: Sequence[str]) -> tuple[str | None, set[str]]:
-    """HEAD's tree (None: unborn or unreadable) and those of `trees` anchored at `tip`."""
+    """HEAD's tree (None: unborn, unreadable, or not needed because every one of `trees` is
+    anchored at `tip` already) and those of `trees` anchored at `tip`."""
+    anchored = _anchored(repo, tip, trees)
+    if anchored.issuperset(trees):
+        return None, anchored
     try:
         head: str | None = str(repo.libgit2().revparse_single("HEAD^{tree}").id)
     except (KeyError, ValueError, pygit2.GitError):
         head = None
+    return head, anchored
+
+
+def _anchored(repo: Repository, tip: str | None, trees: Sequence[str]) -> set[str]:
     if tip is None:
-        return head, set()
+        return set()
     root: Any = repo.shared_libgit2()[tip].peel(pygit2.Tree)
     anchored = set()
     for tree in trees:
@@ -40,7 +48,7 @@ def head_and_anchored(repo: Repository, tip: str | None,
                 anchored.add(tree)
         except KeyError:
             continue
-    return head, anchored
+    return anchored
 
 
 def new_blob_sizes(repo: Repository, head: str | None, tree: str) -> tuple[int, int]:

@@ -6,11 +6,13 @@ shortcut the writer takes (the anchor weighing answered in-process,
 
 from __future__ import annotations
 
+import shutil
 from datetime import timedelta
 from pathlib import Path
 
 from gitcorrex.git import Repository
 from gitcorrex.ledger import append_events, read_all
+from gitcorrex.ledger.own_commits import own_commits
 from gitcorrex.model.canonical import format_instant
 from gitcorrex.model.event_line import event_line
 from tests.conftest import git, in_process, write
@@ -94,3 +96,20 @@ def test_a_heavy_tree_a_foreign_writer_unanchored_is_weighed_on_the_new_tip(
     assert not is_anchored(repo, heavy)
     message = git(repo, "log", "-1", "--format=%B", REF)
     assert f"not anchored: tree {heavy} adds 1 file(s), 500 bytes beyond HEAD" in message
+
+
+def test_an_append_lists_its_commit_as_own_even_when_the_state_folder_is_gone(
+        repo: Path) -> None:
+    """The local state files are opened first and their folder made only when missing
+    (`open_local_state`); a clone whose `correx/` folder was removed still lists the
+    append's commit as its own, and only that one: a foreign commit is never listed."""
+    handle = in_process(repo)
+    tree = git(repo, "rev-parse", "HEAD^{tree}").strip()
+    ours(handle, tree, "first", 0)
+    foreign_append(repo, tree, "theirs")
+    foreign = git(repo, "rev-parse", REF).strip()
+    shutil.rmtree(repo / ".git" / "correx")
+    ours(handle, tree, "second", 1)
+    mine = git(repo, "rev-parse", REF).strip()
+    assert own_commits(handle, [mine, foreign]) == {mine}
+    assert (repo / ".git" / "correx" / "ledger-writers").exists()
