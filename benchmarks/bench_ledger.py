@@ -254,8 +254,8 @@ def report(
             f"{t['json'].wall / size * 1e6:.1f} | {t['text'].wall:.2f} | {t['text'].cpu:.2f} |"
         )
     ratio = appends["single"].wall / base.wall
-    largest = max(replays)
-    worst = replays[largest]["json"].wall
+    largest = max(replays, default=0)
+    worst = replays[largest]["json"].wall if replays else 0.0
     print(
         f"\nappend ratio {ratio:.3f} (limit {APPEND_LIMIT}); replay --json at {largest:,} "
         f"events {worst:.2f} s (limit {REPLAY_LIMIT} s at 100,000)"
@@ -267,7 +267,7 @@ def main() -> int:
     args = parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     appends = bench_appends(args.workdir, args.events, args.runs)
-    sizes = [int(size) for size in args.sizes.split(",")]
+    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
     replays = bench_replay(args.workdir, sizes, args.runs)
     return 0 if report(args, appends, replays) else 1
 

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.ledger_pack import pack_interval as pack_interval
     from gitcorrex.git.libgit2_version import libgit2_version_cached as libgit2_version_cached
     from gitcorrex.git.local_state import local_state_path as local_state_path
+    from gitcorrex.git.local_state import open_local_state as open_local_state
     from gitcorrex.git.local_state import read_local_state as read_local_state
     from gitcorrex.git.local_state import write_local_state as write_local_state
     from gitcorrex.git.notes import commit_notes as commit_notes
@@ -178,6 +179,7 @@ FACE = {
     "pack_interval": "ledger_pack",
     "libgit2_version_cached": "libgit2_version",
     "local_state_path": "local_state",
+    "open_local_state": "local_state",
     "read_local_state": "local_state",
     "write_local_state": "local_state",
     "commit_notes": "notes",

@@ -67,14 +67,13 @@ def max_changed_paths(repo: Repository) -> int:
 def heavy_trees(repo: Repository, tip: str | None,
                 trees: Sequence[str]) -> dict[str, TreeWeight]:
     """The `trees` over `correx.anchorMaxBytes` and their weight; {} when none is (or no
-    cap). A tree anchored at ledger commit `tip` already, or HEAD's tree, is not weighed."""
+    cap). A tree anchored at ledger commit `tip` already, or HEAD's tree, is not weighed.
+    libgit2 answers in-process once this process opened it (`anchor_weights_libgit2.py`),
+    else git's plumbing: the engine choice of `git/notes.py`."""
     cap = anchor_max_bytes(repo)
     if not trees or cap == 0:
         return {}
-    asked = ["HEAD^{tree}", *(f"{tip}:anchors/{tree[:2]}/{tree[2:]}" for tree in trees if tip)]
-    found = lookup_objects(repo, asked)
-    head = found[0].oid if found[0] is not None else None
-    anchored = {tree for tree, hit in zip(trees, found[1:], strict=False) if hit is not None}
+    head, anchored = _head_and_anchored(repo, tip, trees)
     heavy = {}
     for tree in trees:
         if tree != head and tree not in anchored:
@@ -84,8 +83,25 @@ def heavy_trees(repo: Repository, tip: str | None,
     return heavy
 
 
+def _head_and_anchored(repo: Repository, tip: str | None,
+                       trees: Sequence[str]) -> tuple[str | None, set[str]]:
+    """HEAD's tree (None when unborn) and those of `trees` anchored at `tip`."""
+    if repo.has_libgit2():
+        from gitcorrex.git.anchor_weights_libgit2 import head_and_anchored
+
+        return head_and_anchored(repo, tip, trees)
+    asked = ["HEAD^{tree}", *(f"{tip}:anchors/{tree[:2]}/{tree[2:]}" for tree in trees if tip)]
+    found = lookup_objects(repo, asked)
+    head = found[0].oid if found[0] is not None else None
+    return head, {tree for tree, hit in zip(trees, found[1:], strict=False) if hit is not None}
+
+
 def _weight(repo: Repository, head: str | None, tree: str) -> TreeWeight:
     """The blobs `tree` holds that HEAD's tree does not, counted and sized."""
+    if repo.has_libgit2():
+        from gitcorrex.git.anchor_weights_libgit2 import new_blob_sizes
+
+        return TreeWeight(*new_blob_sizes(repo, head, tree))
     base = head or (EMPTY_TREE_SHA256 if repo.object_format == "sha256" else EMPTY_TREE)
     new = {change.new_oid for change in tree_changes(repo, base, tree)
            if change.new_mode not in _NO_BLOB}

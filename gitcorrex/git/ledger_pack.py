@@ -20,7 +20,12 @@ from contextlib import suppress
 
 from gitcorrex.errors import ConfigError
 from gitcorrex.git.config import config_value
-from gitcorrex.git.local_state import local_state_path, read_local_state, write_local_state
+from gitcorrex.git.local_state import (
+    local_state_path,
+    open_local_state,
+    read_local_state,
+    write_local_state,
+)
 from gitcorrex.git.objects import lookup_objects
 from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
@@ -75,10 +80,8 @@ def pack_ledger(repo: Repository, tip: str) -> bool:
 
 def _count(repo: Repository, events: int) -> int:
     """Add `events` bytes to the counter file; its size after (0 when it cannot be written)."""
-    path = local_state_path(repo, COUNTER)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = open_local_state(repo, COUNTER, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     except OSError:
         return 0
     try:

@@ -19,6 +19,18 @@ def local_state_path(repo: Repository, name: str) -> Path:
     return repo.common_dir / LOCAL_STATE_DIR / name
 
 
+def open_local_state(repo: Repository, name: str, flags: int, mode: int) -> int:
+    """`os.open` of our local state file `name`, making `<common dir>/correx/` only when it
+    is missing: every append opens two or three of these, and asking for the directory
+    first cost a failing `mkdir` each time. Raises OSError like `os.open`."""
+    path = local_state_path(repo, name)
+    try:
+        return os.open(path, flags, mode)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, flags, mode)
+
+
 def read_local_state(repo: Repository, name: str) -> str | None:
     """The text of our local state file `name`; None when it is missing or unreadable."""
     try:

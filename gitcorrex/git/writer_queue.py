@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gitcorrex.git.local_state import local_state_path
+from gitcorrex.git.local_state import open_local_state
 from gitcorrex.git.repository import Repository
 
 try:
@@ -51,10 +51,8 @@ def writers_turn(repo: Repository, *, wait: float = WAIT_SECONDS) -> Iterator[bo
 def _take(repo: Repository, wait: float) -> int | None:
     if fcntl is None:
         return None
-    path = local_state_path(repo, QUEUE_FILE)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_local_state(repo, QUEUE_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError:
         return None
     deadline = time.monotonic() + wait

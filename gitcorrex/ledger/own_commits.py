@@ -19,17 +19,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from gitcorrex.git import Repository, local_state_path
+from gitcorrex.git import Repository, local_state_path, open_local_state
 
 OWN_COMMITS = "own-ledger-commits"
 
 
 def remember_own_commit(repo: Repository, commit: str) -> None:
     """List `commit` as written by this clone (best effort: see the module doc)."""
-    path = local_state_path(repo, OWN_COMMITS)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_local_state(repo, OWN_COMMITS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except OSError:
         return
     try:
