@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from gitcorrex.errors import ConfigError, GitCommandError, UnavailableError
 from gitcorrex.git.config import config_flag, config_value
@@ -30,13 +29,30 @@ DECISIONS_CONFIG = "correx.requireSignedDecisions"
 TRUSTED_SIGNERS_CONFIG = "correx.trustedSigners"
 
 
-class CommitSignature(NamedTuple):
-    """git's verdict on one commit: `status` is git's %G? letter (G good, N none...)."""
+class CommitSignature:
+    """git's verdict on one commit: `status` is git's %G? letter (G good, N none...).
+    (A plain class: `session status` reaches this module and loads neither `typing` nor
+    `dataclasses`.)"""
 
-    commit: str
-    status: str
-    signer: str
-    key: str
+    __slots__ = ("commit", "key", "signer", "status")
+
+    def __init__(self, commit: str, status: str, signer: str, key: str) -> None:
+        self.commit = commit
+        self.status = status
+        self.signer = signer
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CommitSignature) and (
+            self.commit, self.status, self.signer, self.key) == (
+            other.commit, other.status, other.signer, other.key)
+
+    def __hash__(self) -> int:
+        return hash((self.commit, self.status, self.signer, self.key))
+
+    def __repr__(self) -> str:
+        return (f"CommitSignature(commit={self.commit!r}, status={self.status!r}, "
+                f"signer={self.signer!r}, key={self.key!r})")
 
 
 def is_signing_enabled(repo: Repository) -> bool:
