@@ -94,7 +94,8 @@ def _read_blobs(repo: Repository, oids: list[str]) -> Generator[bytes, None, Non
     """The blobs' contents in the order of `oids`, read from one `cat-file` as they come."""
     proc = start_git(CAT_FILE, cwd=repo.common_dir)
     stdin, stdout = proc.stdin, proc.stdout
-    assert stdin is not None and stdout is not None
+    if stdin is None or stdout is None:  # start_git always pipes both: never here
+        raise ValueError("cat-file started without pipes")
     _widen(stdout.fileno())
     fed = in_background(lambda: _feed(stdin, oids), name="correx-cat-file-feed")
     try:
