@@ -22,9 +22,10 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
+from gitcorrex.cli.replay_cmd import ROWS_PER_WRITE
 from gitcorrex.ledger import append_events
 from tests.conftest import CliResult, git, in_process
-from tests.ledger_facts import T0, note_line, provenance, verification_draft
+from tests.ledger_facts import T0, note_line, provenance, raw_draft, verification_draft
 
 GOLDEN = Path(__file__).parent / "fixtures" / "replay_golden"
 SESSION = "s-golden"
@@ -118,3 +119,39 @@ def _writer_of_golden() -> Callable[..., CliResult] | None:
                          proc.stderr.decode("utf-8", "replace"))
 
     return run
+
+
+def test_replay_json_prints_every_event_once_across_its_writes(
+    make_repo: Callable[..., Path], correx: Callable[..., CliResult]
+) -> None:
+    """More events than one write holds (`ROWS_PER_WRITE`): still one JSON document with
+    each stored line once, in time order."""
+    root = make_repo()
+    trees = [_tree(root, i) for i in range(3)]
+    repo = in_process(root)
+    fields = verification_draft(repo, trees[0]).payload.line_fields()
+    drafts = [raw_draft(KIND, (trees[i % 3],), {**fields, "changed_paths_omitted": i},
+                        session=SESSION if i % 2 else None, state_key=trees[i % 3])
+              for i in range(ROWS_PER_WRITE * 2 + 1)]
+    written = append_events(repo, drafts, now=T0, provenance=provenance())
+    result = correx(root, "replay", "--json")
+    assert result.code == 0, result
+    events = json.loads(result.stdout)["events"]
+    assert [event["id"] for event in events] == sorted(event.id for event in written)
+
+
+def test_a_note_blob_missing_from_the_object_store_is_unavailable(
+    make_repo: Callable[..., Path], correx: Callable[..., CliResult]
+) -> None:
+    """A ledger whose note blob is gone (a damaged clone) is exit 3 naming the blob, never
+    a replay that silently lacks the note's events."""
+    root = make_repo()
+    tree = _tree(root, 0)
+    append_events(in_process(root), [verification_draft(in_process(root), tree)], now=T0,
+                  provenance=provenance())
+    (blob,) = [line.split()[2] for line in git(root, "ls-tree", "-r", "refs/notes/correx")
+               .splitlines() if line.split("\t")[1].replace("/", "") == tree]
+    (root / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    result = correx(root, "replay", "--json")
+    assert result.code == 3, result
+    assert blob in result.stderr and result.stdout == ""
