@@ -35,7 +35,8 @@ def _typed_dict(model: type[BaseModel]) -> Any:
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             annotation = _typed_dict(annotation)
         fields[name] = annotation if info.is_required() else NotRequired[annotation]
-    typed: Any = TypedDict(f"{model.__name__}Fields", fields)  # type: ignore[operator]
+    make: Any = TypedDict  # built at run time from the model: no static TypedDict to name
+    typed = make(f"{model.__name__}Fields", fields)
     typed.__pydantic_config__ = ConfigDict(extra=model.model_config.get("extra", "ignore"))
     return typed
 
