@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from gitcorrex.model.event_line import event_line
 from gitcorrex.model.model_fields_reader import fields_reader
-from gitcorrex.model.note_lines import EventEnvelope
+from gitcorrex.model.note_lines import EventEnvelope, check_line
 
 
 class Inner(BaseModel):
@@ -92,3 +93,19 @@ class Nesting(BaseModel):
 def test_a_model_a_dict_cannot_mirror_is_refused(model: type[BaseModel]) -> None:
     with pytest.raises(TypeError):
         fields_reader(model)
+
+
+def test_check_line_keeps_each_envelope_field_under_its_name() -> None:
+    """The entry a scan keeps holds the envelope's own fields, each from its own key."""
+    envelope = {"v": 1, "kind": "session_paused", "at": "2026-01-01T00:00:00.000000Z",
+                "subjects": ["a" * 40], "session": "s1", "seq": 7, "stage": "the-stage",
+                "step": "the-step", "state_key": "b" * 40,
+                "actor": {"name": None, "email": None, "host": "h", "runtime": "r"},
+                "tool": {"correx": "1", "git": "2", "libgit2": "3"}}
+    raw = event_line({"reason": "x"}, envelope).encode()
+    entry, _ = check_line(raw)
+    model = EventEnvelope.model_validate_json(raw)
+    assert entry is not None
+    assert (entry.at, entry.id, entry.session, entry.seq, entry.kind, entry.step,
+            entry.state_key) == (model.at, model.id, model.session, model.seq, model.kind,
+                                 model.step, model.state_key)
