@@ -52,16 +52,28 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
 
 
 def list_all_notes(repo: Repository, tip: str) -> list[tuple[str, list[str]]]:
-    """(subject, its note's blob ids in read order) for every note at `tip`, tree order."""
+    """(subject, its note's blob ids in read order) for every note at `tip`, tree order.
+
+    The top level is listed alone: its flat notes come from there, and only its fanout
+    directories (256 at most) are listed recursively, as pathspecs (git matches every entry
+    against each one: thousands of flat notes as pathspecs would cost their square)."""
     top = _ls_tree(repo, ["ls-tree", "-z", "--full-tree", tip])
-    names = [path.decode("ascii") for kind, _, path in top if _is_note_path(path, kind)]
-    if not names:
-        return []
+    fanouts = [path.decode("ascii") for kind, _, path in top
+               if kind == b"tree" and _is_note_path(path, kind)]
+    below: dict[bytes, list[tuple[str, bytes]]] = {}
+    if fanouts:
+        for kind, oid, path in _ls_tree(repo, ["ls-tree", "-r", "-z", "--full-tree", tip,
+                                               "--", *fanouts]):
+            if kind == b"blob" and _is_note_path(path, kind):
+                below.setdefault(path[:2], []).append((oid, path))
     found: dict[str, list[str]] = {}
-    for kind, oid, path in _ls_tree(repo, ["ls-tree", "-r", "-z", "--full-tree", tip, "--",
-                                           *names]):
-        if kind == b"blob" and _is_note_path(path, kind):
-            found.setdefault(path.replace(b"/", b"").decode("ascii"), []).append(oid)
+    for kind, oid, path in top:  # in tree order, as a walk of the tree meets them
+        if kind == b"tree":
+            notes = below.get(path, [])
+        else:
+            notes = [(oid, path)] if kind == b"blob" and _is_note_path(path, kind) else []
+        for note_oid, note_path in notes:
+            found.setdefault(note_path.replace(b"/", b"").decode("ascii"), []).append(note_oid)
     return list(found.items())
 
 
