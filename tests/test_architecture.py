@@ -490,7 +490,8 @@ def test_git_config_is_read_one_way() -> None:
     assert offenders == []
 
 
-NOTE_READ_MODULES = {"gitcorrex.git.note_reads", "gitcorrex.git.notes_lookup",
+NOTE_READ_MODULES = {"gitcorrex.git.all_notes", "gitcorrex.git.note_reads",
+                     "gitcorrex.git.notes_lookup",
                      "gitcorrex.git.notes_libgit2", "gitcorrex.git.notes_plumbing"}
 NOTE_READ_FUNCTIONS = {"read_note", "read_notes_for", "iter_all_notes", "note_blobs_at",
                        "note_blob_ids", "commit_notes"}

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from gitcorrex.ledger import LedgerEntry, LedgerRead, Problem
     from gitcorrex.model.session_state import SessionState
 
+ROWS_PER_WRITE = 1000
+
 
 @click.command()
 @click.option("--session", metavar="ID", default=None, help="Only this session, by seq.")
@@ -71,9 +73,14 @@ def _write_json(entries: list[LedgerEntry], problems: list[Problem],
 
 
 def _write_rows(out: BinaryIO, rows: list[bytes]) -> None:
+    """`rows` joined by `,\n`, a thousand at a time: one 125 MB join of 100,000 events
+    cost 0.1 s, mostly in faulting in the memory it copies into; chunks reuse theirs."""
     if rows:
         out.write(b"\n")
-        out.write(b",\n".join(rows))
+        for start in range(0, len(rows), ROWS_PER_WRITE):
+            if start:
+                out.write(b",\n")
+            out.write(b",\n".join(rows[start:start + ROWS_PER_WRITE]))
         out.write(b"\n")
 
 

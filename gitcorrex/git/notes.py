@@ -142,10 +142,11 @@ def read_note_parts(repo: Repository, oids: list[str]) -> dict[str, bytes]:
 
 def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, bytes]]:
     """Every (subject, note bytes) at `tip`, one note in memory at a time (a whole-ledger
-    read: libgit2 walks the notes tree in-process, whatever was open before)."""
-    from gitcorrex.git import notes_libgit2
+    read: git lists and inflates the notes in its own processes while the caller scans,
+    whatever engine was open before: `all_notes.py`)."""
+    from gitcorrex.git import all_notes
 
-    return notes_libgit2.iter_all_notes(repo, tip)
+    return all_notes.iter_all_notes(repo, tip)
 
 
 def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,

@@ -11,7 +11,7 @@ of thousands of files. Notes are found at any fanout git may have written (`<40h
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,8 +27,6 @@ from gitcorrex.git.repository import Repository
 from gitcorrex.git.write_faults import translates_write_faults, write_fault
 
 ANCHORS = "anchors"
-_HEX = frozenset("0123456789abcdef")
-_OID_LENGTHS = (40, 64)
 _ANCHOR_MODES = {"tree": FileMode.TREE, "blob": FileMode.BLOB}
 Edits = dict[tuple[str, ...], "tuple[pygit2.Oid, int] | None"]
 _TYPE_NAMES = {ObjectType.TREE: "tree", ObjectType.BLOB: "blob", ObjectType.COMMIT: "commit",
@@ -71,7 +69,7 @@ def read_note(repo: Repository, tip: str | None, subject_oid: str) -> bytes | No
     """The note on `subject_oid` at notes commit `tip`; None when it has no note.
 
     A note split over several fanouts (possible after mixed writers) is concatenated in
-    tree order, which is what `read_all_notes` yields too.
+    tree order, which is what `iter_all_notes` (all_notes.py) yields too.
     """
     if tip is None:
         return None
@@ -85,25 +83,6 @@ def note_blob_ids(repo: Repository, tip: str, subject_oid: str) -> list[str]:
     first, as `git ls-tree` lists them: `note_reads.note_blob_ids` gives the same list)."""
     root = _notes_tree(repo, tip)
     return [_entry_id(root, "/".join(path)) or "" for path in _note_paths(root, subject_oid, 0)]
-
-
-def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, bytes]]:
-    """Like `read_all_notes`, one note in memory at a time (a large ledger is 100+ MB).
-
-    Objects are not re-hashed while read, as git itself does outside `git fsck`: hashing
-    every note doubled the read time of a 100,000-event ledger.
-    """
-    if tip is None:
-        return
-    handle = repo.shared_libgit2()
-    found: dict[str, list[pygit2.Oid]] = {}
-    _walk_notes(_notes_tree(repo, tip), "", found)
-    pygit2.settings.enable_strict_hash_verification(False)
-    try:
-        for subject, oids in found.items():
-            yield subject, join_note_parts([_blob_bytes(handle, oid) for oid in oids])
-    finally:
-        pygit2.settings.enable_strict_hash_verification(True)
 
 
 @translates_write_faults
@@ -251,19 +230,6 @@ def _apply_edits(
     return builder.write(), len(builder)
 
 
-def _walk_notes(tree: pygit2.Tree, prefix: str, found: dict[str, list[pygit2.Oid]]) -> None:
-    """Depth first in tree order; names that are not hex (`anchors/`) are never entered."""
-    for entry in tree:
-        name = entry.name or ""
-        full = prefix + name
-        if not _is_hex(name):
-            continue
-        if isinstance(entry, pygit2.Tree) and len(name) == 2 and len(full) < 40:
-            _walk_notes(entry, full, found)
-        elif isinstance(entry, pygit2.Blob) and len(full) in _OID_LENGTHS:
-            found.setdefault(full, []).append(entry.id)
-
-
 def _note_paths(tree: pygit2.Tree | None, subject: str, used: int) -> list[tuple[str, ...]]:
     """Where the note on `subject` sits under `tree` (deeper fanouts first: tree order)."""
     rest = subject[used:]
@@ -285,12 +251,6 @@ def _subtree(tree: pygit2.Tree | None, name: str) -> pygit2.Tree | None:
     return entry if entry.type == ObjectType.TREE else None
 
 
-def _blob_bytes(handle: pygit2.Repository, oid: pygit2.Oid) -> bytes:
-    blob: Any = handle[oid]
-    data: bytes = blob.data
-    return data
-
-
 def _blob_data(root: pygit2.Tree, path: tuple[str, ...]) -> bytes:
     obj: Any = root
     for name in path:
@@ -307,7 +267,3 @@ def _notes_tree(repo: Repository, tip: str) -> pygit2.Tree:
             hint="run `git fsck`; fetch the ledger ref again",
         )
     return commit.tree
-
-
-def _is_hex(name: str) -> bool:
-    return bool(name) and _HEX.issuperset(name)

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 
 from gitcorrex import ledger
 from gitcorrex.git import Repository
-from gitcorrex.model.events import session_object_oid
-from gitcorrex.model.session_state import SessionState
+from gitcorrex.model.session_object import session_object_oid
 from gitcorrex.replay.timeline import replay
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the folded state's model, built only for `--session` (5 ms to import)
+    from gitcorrex.model.session_state import SessionState
 
 
 @dataclass(frozen=True)

@@ -181,3 +181,20 @@ def test_iterating_all_notes_equals_reading_them(repo: Path) -> None:
     tip = commit(handle, {tree: b"a\n", blob: b"b\n"}, {tree: "tree", blob: "blob"})
     assert sorted(notes.iter_all_notes(handle, tip)) == sorted([(tree, b"a\n"), (blob, b"b\n")])
     assert notes.read_notes_for(handle, tip, [tree, blob]) == {tree: b"a\n", blob: b"b\n"}
+
+
+def test_read_all_notes_enters_only_two_character_fanouts(make_repo: Callable[..., Path]) -> None:
+    """`ab/cdef/<34 hex>` adds up to an object id but is no note (git and libgit2 read a
+    note only under fanout directories of two characters): the whole-ledger read skips it."""
+    path = make_repo()
+    tree = head_tree(path)
+    handle = open_repo(path)
+    tip = commit(handle, {tree: b"real\n"}, {})
+    odd = git(path, "hash-object", "-w", "--stdin", input=b"odd\n").strip()
+    inner = git(path, "mktree", input=f"100644 blob {odd}\t{'e' * 34}\n".encode()).strip()
+    middle = git(path, "mktree", input=f"040000 tree {inner}\tcdef\n".encode()).strip()
+    top = git(path, "ls-tree", tip) + f"040000 tree {middle}\tab\n"
+    crafted = git(path, "commit-tree", "-m", "odd", git(path, "mktree", input=top.encode())
+                  .strip()).strip()
+    assert list(notes.iter_all_notes(handle, crafted)) == [(tree, b"real\n")]
+
