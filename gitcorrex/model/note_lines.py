@@ -1,8 +1,12 @@
 """Ledger lines ↔ events, with no I/O: the canonical line format and its tolerant reader.
 
 Writing is strict (no floats, no clash with envelope keys, canonical bytes). Reading never
-fails on a bad line: blank lines, malformed JSON, envelope violations and unknown versions
-become `Problem`s next to the good events, so nothing is dropped silently.
+fails on a bad line: malformed JSON, envelope violations and unknown versions become
+`Problem`s next to the good events, so nothing is dropped silently. A blank line holds
+nothing to drop: git puts one between the parts of every note it joins — `git notes append`
+does, and so does any `git notes` write, on any object, that finds a note kept at several
+fanouts (`git/note_levels.py`) and stores it as one blob — so it is skipped, not a problem
+(which would make every long session invalid after someone's `git notes add`).
 
 What is deferred, and why: the scan reads envelopes only. Whether a known kind's fields fit
 its payload class is asked only when a scan is told to (`check_fields`, what `replay
@@ -183,7 +187,7 @@ def _check_fields(unfit: list[Problem], subject: str, row: int, entry: LedgerEnt
 def check_line(raw: bytes) -> tuple[LedgerEntry | None, str | None]:
     """(entry or None, problem or None): an unknown kind is kept *and* reported."""
     if not raw.strip():
-        return None, "blank line (`git notes append` inserts these)"
+        return None, None  # git's separator of joined notes: nothing (module docstring)
     try:
         fields = (_ENVELOPE_FIELDS or _envelope_fields()).validate_json(raw)  # as a dict
     except ValidationError:

@@ -4,6 +4,7 @@ of ours, reads the same bytes in the same order as the one-blob note held."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,11 @@ import pytest
 from gitcorrex.git import note_levels, note_reads, notes
 from gitcorrex.git.note_levels import HEAD_BYTES, MIDDLE_BYTES, append_at_levels
 from gitcorrex.git.repository import Repository, discover
+from gitcorrex.model.session_object import session_object_oid
 from tests.conftest import git
 from tests.git.test_notes import IDENTITY, REF, head_tree, open_repo
 from tests.git.test_notes_engines import both_writers
+from tests.session.conftest import cli, locked, plans, project  # noqa: F401  (fixtures)
 
 
 def append(handle: Repository, tip: str | None, appends: dict[str, bytes]) -> str:
@@ -165,3 +168,29 @@ def test_a_merge_of_a_levelled_note_with_an_unlevelled_one_loses_no_line(repo: P
     after = append(discover(repo), commit, {tree: b"next\n"})
     assert set(notes.read_note(handle, after, tree).splitlines()) - {b""} == \
         expected | {b"next"}
+
+
+def test_a_git_notes_write_on_another_object_leaves_a_long_session_valid(
+        locked: tuple[Path, str]) -> None:  # noqa: F811
+    """Any `git notes` write loads the notes tree and stores a note kept at several levels
+    as one blob, its parts joined by a blank line: the session must stay as it was."""
+    from tests.conftest import run_correx
+    from tests.session.conftest import append as append_event
+
+    root, session = locked
+    for number in range(40):  # past the head level's bound: the session note is levelled
+        append_event(root, "session_paused", session,
+                     {"cause": "administrative", "reason": f"break {number} " + "r" * 600})
+        append_event(root, "session_resumed", session,
+                     {"cause": "administrative", "reason": "back"})
+    subject = session_object_oid(session)
+    assert len(places(root, subject)) > 1
+    before = run_correx(root, "session", "status", session, "--json")
+    git(root, "notes", "--ref", REF, "add", "-m", "reviewed by hand", "HEAD")
+    assert len(places(root, subject)) == 1  # git joined the levels
+    after = run_correx(root, "session", "status", session, "--json")
+    assert after.code == before.code, after
+    state, was = json.loads(after.stdout)["state"], json.loads(before.stdout)["state"]
+    assert state["status"] == was["status"] != "invalid" and state["problems"] == [], state
+    replayed = json.loads(run_correx(root, "replay", "--json").stdout)
+    assert [p for p in replayed["problems"] if p["subject"] == subject] == []
