@@ -4,7 +4,8 @@ The expected bytes (tests/cli/fixtures/replay_golden/) were printed by the repla
 every note with libgit2 and every envelope through the pydantic model, on the ledger
 `build_ledger` makes: events in tree notes and in a session's note (most in both), a
 levelled note (`git/note_levels.py`), a foreign `git notes append` line (the blank line git
-puts before it is no problem: model/note_lines.py), malformed lines, envelopes pydantic's lax mode coerces (`"v": "1"`,
+puts before it is no problem: model/note_lines.py), malformed lines, envelopes pydantic's
+lax mode coerces (`"v": "1"`,
 `"seq": 2.0`) or refuses (no host, NaN, a bool), an unknown version and kind, an edited
 line, a duplicate key, a lone surrogate. Everything in it is fixed (clock, provenance,
 files), so the same bytes come back on any machine.
