@@ -19,6 +19,19 @@ from gitcorrex.model.runtime import host_name, runtime_name
 from gitcorrex.model.runtime import runtime_id as runtime_id  # callers import it here
 
 
+def process_actor(repo: Repository) -> dict[str, str | None]:
+    """This process's actor as every event stamps it: git's author identity (`git var`),
+    host, runtime id and, only when `CORREX_RUNTIME` gives one, the runtime's name (the
+    allow path compares it with a step's without the rest of the provenance)."""
+    author = ledger_identity(repo).author
+    actor: dict[str, str | None] = {"name": author.name, "email": author.email,
+                                    "host": host_name(), "runtime": runtime_id()}
+    named = runtime_name()
+    if named is not None:  # absent, not null, when unnamed: older lines stay as they were
+        actor["runtime_name"] = named
+    return actor
+
+
 def current_provenance(repo: Repository) -> Provenance:
     """This process's actor (git's author identity; host; runtime id; the runtime's name,
     only when `CORREX_RUNTIME` gives one) and tool versions.
@@ -28,12 +41,7 @@ def current_provenance(repo: Repository) -> Provenance:
     (replay) never call it.
     """
     require_ledger_format(repo)
-    author = ledger_identity(repo).author
-    actor: dict[str, str | None] = {"name": author.name, "email": author.email,
-                                    "host": host_name(), "runtime": runtime_id()}
-    named = runtime_name()
-    if named is not None:  # absent, not null, when unnamed: older lines stay as they were
-        actor["runtime_name"] = named
+    actor = process_actor(repo)
     tool = {"correx": __version__, "git": git_version(),
             "libgit2": libgit2_version_cached(repo.common_dir)}
     return Provenance(actor=actor, tool=tool)

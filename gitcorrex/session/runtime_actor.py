@@ -13,6 +13,8 @@ without `CORREX_RUNTIME` identity and host are all there is to compare.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gitcorrex.errors import TransitionRefusedError
 from gitcorrex.git import Repository
 from gitcorrex.model.provenance import Provenance
@@ -25,20 +27,20 @@ class ForeignActorError(TransitionRefusedError):
 
 def actor_of(provenance: Provenance) -> RuntimeActor:
     """The runtime actor `provenance` stamps on what this process records."""
-    return RuntimeActor(name=provenance.name, email=provenance.email,
-                        host=str(provenance.actor.get("host")),
-                        runtime_name=provenance.runtime_name)
+    return _runtime_actor(provenance.actor)
 
 
 def current_actor(repo: Repository) -> RuntimeActor:
-    """This process's runtime actor without the rest of its provenance: what `actor_of`
-    gives for `current_provenance(repo)` (git's author identity, host, runtime name)."""
-    from gitcorrex.git import ledger_identity
-    from gitcorrex.model.runtime import host_name, runtime_name
+    """This process's runtime actor without the rest of its provenance (no `git --version`):
+    `actor_of(current_provenance(repo))`, from the same `process_actor`."""
+    from gitcorrex.ledger.provenance import process_actor
 
-    author = ledger_identity(repo).author
-    return RuntimeActor(name=author.name, email=author.email, host=host_name(),
-                        runtime_name=runtime_name())
+    return _runtime_actor(process_actor(repo))
+
+
+def _runtime_actor(actor: Mapping[str, str | None]) -> RuntimeActor:
+    return RuntimeActor(name=actor.get("name"), email=actor.get("email"),
+                        host=str(actor.get("host")), runtime_name=actor.get("runtime_name"))
 
 
 def refuse_foreign_actor(state: SessionState, provenance: Provenance, doing: str) -> None:
