@@ -83,3 +83,16 @@ def test_an_allowed_write_in_a_step_loads_no_events_and_no_pathspec(in_step: Pat
         assert proc.returncode == 0 and proc.stdout == b"", proc
     imported = {line.split("|")[-1].strip() for line in proc.stderr.decode().splitlines()}
     assert not {"pydantic", "pathspec", "pygit2", "click"} & imported
+
+
+def test_an_identity_git_rewrites_is_compared_as_git_forms_it(in_step: Path,
+                                                              correx: Correx) -> None:
+    """The actor is git's author identity as `git var` forms it (`<`, `>` and line breaks
+    dropped), for the allow path as for the judge: `Ada <Tester>` is the step's Ada Tester,
+    a name with a line break in it is another actor."""
+    angled = {**WORKER, "GIT_AUTHOR_NAME": "Ada <Tester>"}
+    assert decision(write_call(correx, in_step, "src/a.py", angled)) == "allow"
+    broken = {**WORKER, "GIT_AUTHOR_NAME": "Ada\nTester"}
+    denied = write_call(correx, in_step, "src/a.py", broken)
+    assert decision(denied) == "deny"
+    assert "by AdaTester <ada@example.test>" in denied.stdout, denied
