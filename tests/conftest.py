@@ -49,7 +49,9 @@ def isolated_environment(home: Path) -> dict[str, str]:
             "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Ada Tester",
             "GIT_AUTHOR_EMAIL": "ada@example.test", "GIT_COMMITTER_NAME": "Ada Tester",
             "GIT_COMMITTER_EMAIL": "ada@example.test", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-            "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+            "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+            # every agent hook call in its own process, unless a test starts a resident one
+            "CORREX_RESIDENT": "off"}
 
 
 @pytest.fixture(autouse=True)

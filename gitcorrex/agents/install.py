@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from gitcorrex.git import Repository
 
 MARKER = "assess --hook "
+# the hook's launcher, run as a script by the pinned interpreter (an entry, above this layer)
+LAUNCHER = Path(__file__).resolve().parent.parent / "cli" / "resident_client.py"
 # hosts with a settings file of their own that is never committed (checked in their docs:
 # Codex, Gemini CLI and Cursor read only user-level and project files)
 LOCAL_FILES: dict[str, str] = {"claude-code": ".claude/settings.local.json"}
@@ -99,10 +101,13 @@ def settings_text(document: dict[str, Any], agent: str, command: str) -> str:
 
 
 def hook_command(python: str, agent: str) -> str:
-    """The local file's command: this interpreter, our module, the agent's protocol;
-    `|| exit 2` (or the host's own blocking answer: hosts.py `start_failure`) blocks even
-    when the interpreter itself cannot start (127 would let the tool run in every agent)."""
-    return (f"{shlex.quote(python)} -m gitcorrex {MARKER}{agent} "
+    """The local file's command: this interpreter running the hook's launcher
+    (cli/resident_client.py: the call goes to the resident process, else runs in its own;
+    `-S` and a script's path, so nothing is imported from the project directory, which
+    `python -m` would put first on `sys.path`), the agent's protocol; `|| exit 2` (or the
+    host's own blocking answer: hosts.py `start_failure`) blocks even when the interpreter
+    itself cannot start (127 would let the tool run in every agent)."""
+    return (f"{shlex.quote(python)} -S {shlex.quote(str(LAUNCHER))} {MARKER}{agent} "
             f"|| {HOSTS[agent].start_failure}")
 
 

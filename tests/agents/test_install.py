@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gitcorrex.agents.install import LOCAL_FILES, portable_command
+from gitcorrex.agents.install import LAUNCHER, LOCAL_FILES, portable_command
 from tests.agents.conftest import claude
 from tests.conftest import run_correx, write
 
@@ -40,7 +40,7 @@ def test_install_writes_the_agents_own_file(project: Path, agent: str) -> None:
     document = json.loads((project / FILES[agent]).read_text())
     assert set(document["hooks"]) == EVENTS[agent]
     for event in EVENTS[agent]:
-        expected = (f"{sys.executable} -m gitcorrex assess --hook {agent} || exit 2"
+        expected = (f"{sys.executable} -S {LAUNCHER} assess --hook {agent} || exit 2"
                     if agent in LOCAL_FILES else portable_command(agent))
         assert commands(document, event) == [expected]
     if agent == "cursor":

@@ -1,0 +1,364 @@
+"""The resident process behind the agent hook's launcher (cli/resident_client.py).
+
+It loads the modules an agent hook call needs, once, and then forks one child per call.
+The child takes the caller's standard streams (received as descriptors), working
+directory, umask, environment and arguments, and runs `gitcorrex.cli.main`: the same entry,
+the same code and the same reads as a hook process started afresh. The resident process
+itself never runs a command, reads a repository or keeps an answer: forked children start
+with every module-level cache empty, so no answer can be stale.
+
+It serves only:
+- this user (the caller's SO_PEERCRED uid), this interpreter and this installation;
+- the start-up settings it was started with (`PYTHON*`, `LANG`, `LC_*`: paths, flags and
+  the streams' encoding are fixed when an interpreter starts);
+- `assess --hook AGENT` calls (nothing else is sent here);
+- code that has not changed since it loaded it: every loaded module file, and the
+  interpreter, is compared with its stamp before each call; any change and it answers
+  "run it yourself" and retires.
+Anything else is answered "run it yourself" (the launcher then `exec`s the ordinary hook).
+
+Lifecycle: started, detached in its own session, by the first launcher that finds none; it
+binds its name before loading anything, so a second one ends at once; it listens only once
+loaded; it ends after `CORREX_RESIDENT_IDLE_SECONDS` (default 600) without a call, on
+SIGTERM (after its running calls), or when its code changed. A caller that goes away is
+followed by its child (SIGKILL); a stop signal the caller receives is passed on to the
+child, whose stop-signal guard answers as any hook process would.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import sys
+import time
+from contextlib import suppress
+from importlib import import_module
+
+from gitcorrex.cli.resident_client import (
+    EXITED,
+    FALLBACK,
+    PROTOCOL,
+    SIGNAL,
+    package_dir,
+    resident_name,
+    start_settings,
+)
+
+IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
+DEFAULT_IDLE_SECONDS = 600.0
+MAX_REQUEST = 1 << 20
+STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+# What an agent hook call loads on its allow paths and its checks: loading more only costs
+# the resident process memory; loading less, the call time (nothing here decides anything).
+PRELOAD = (
+    "gitcorrex.cli", "gitcorrex.cli.boundary", "gitcorrex.cli.agent_hook",
+    "gitcorrex.cli.startup", "gitcorrex.cli.option_parser", "gitcorrex.cli.option_table",
+    "gitcorrex.agents.run", "gitcorrex.agents.judge", "gitcorrex.agents.file_calls",
+    "gitcorrex.agents.shell_calls", "gitcorrex.agents.workspace_check",
+    "gitcorrex.agents.stop_check", "gitcorrex.agents.proven_allow",
+    "gitcorrex.hooks.manifest_cache", "gitcorrex.session.state",
+    "gitcorrex.session.manifest", "gitcorrex.session.runtime_actor", "gitcorrex.clock",
+)
+
+
+class Call:
+    """One caller's connection and the child answering it."""
+
+    def __init__(self, conn: socket.socket, pid: int) -> None:
+        self.conn = conn
+        self.pid = pid
+
+
+def serve() -> None:
+    """Run the resident process until it is idle, stopped or outdated (never returns)."""
+    os.chdir("/")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    settings = start_settings(dict(os.environ))
+    try:
+        listener.bind(resident_name(sys.executable, package_dir(), settings))
+    except OSError:
+        os._exit(0)  # another one holds the name
+    idle = _idle_seconds()
+    _preload()
+    stamps = code_stamps()
+    listener.listen(64)
+    Server(listener, settings, stamps, idle).run()
+
+
+def _idle_seconds() -> float:
+    try:
+        return max(0.1, float(os.environ.get(IDLE_SETTING, DEFAULT_IDLE_SECONDS)))
+    except ValueError:
+        return DEFAULT_IDLE_SECONDS
+
+
+def _preload() -> None:
+    from gitcorrex.agents.hosts import HOSTS
+
+    for name in PRELOAD:
+        import_module(name)
+    for host in HOSTS.values():
+        import_module(f"gitcorrex.agents.{host.adapter}")
+
+
+def code_stamps() -> dict[str, tuple[int, int, int]]:
+    """The stamp of every loaded module's file and of the interpreter."""
+    paths = {sys.executable}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str):
+            paths.add(path)
+    stamps = {}
+    for path in paths:
+        with suppress(OSError):
+            info = os.stat(path)
+            stamps[path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+    return stamps
+
+
+def code_unchanged(stamps: dict[str, tuple[int, int, int]]) -> bool:
+    for path, stamp in stamps.items():
+        try:
+            info = os.stat(path)
+        except OSError:
+            return False
+        if (info.st_mtime_ns, info.st_size, info.st_ino) != stamp:
+            return False
+    return True
+
+
+class Server:
+    """The accept loop: one child per call, its exit code sent back when it ends."""
+
+    def __init__(self, listener: socket.socket, settings: list[str],
+                 stamps: dict[str, tuple[int, int, int]], idle: float) -> None:
+        self.listener: socket.socket | None = listener
+        self.settings = settings
+        self.stamps = stamps
+        self.idle = idle
+        self.calls: dict[int, Call] = {}  # by the connection's descriptor
+        self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.poller = select.poll()
+        self.last = time.monotonic()
+
+    def run(self) -> None:
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, lambda *_: self.retire())
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        self.poller.register(self.wake_r, select.POLLIN)
+        if self.listener is not None:
+            self.poller.register(self.listener.fileno(), select.POLLIN)
+        while self.listener is not None or self.calls:
+            if self.calls or self.listener is None:
+                timeout: float | None = None  # a running call: wait for it
+            else:
+                timeout = max(0.0, self.last + self.idle - time.monotonic()) * 1000
+            events = self.poller.poll(timeout)
+            if not events and not self.calls:
+                self.retire()  # idle
+            for fd, _ in events:
+                if fd == self.wake_r:
+                    with suppress(BlockingIOError):
+                        os.read(self.wake_r, 512)
+                    self.reap()
+                elif self.listener is not None and fd == self.listener.fileno():
+                    self.accept()
+                elif fd in self.calls:
+                    self.from_caller(self.calls[fd])
+        os._exit(0)
+
+    def retire(self) -> None:
+        """Stop taking calls (the name is free at once); end when the running ones ended."""
+        if self.listener is not None:
+            with suppress(KeyError, ValueError):
+                self.poller.unregister(self.listener.fileno())
+            self.listener.close()
+            self.listener = None
+
+    def accept(self) -> None:
+        assert self.listener is not None
+        try:
+            conn, _ = self.listener.accept()
+        except OSError:
+            return
+        self.last = time.monotonic()
+        try:
+            self.start(conn)
+        except Exception:
+            conn.close()
+
+    def start(self, conn: socket.socket) -> None:
+        """Receive a call and fork its child, or answer "run it yourself"."""
+        received = _receive(conn)
+        if received is None:
+            conn.close()
+            return
+        fields, fds, after = received
+        try:
+            if not self.serves(fields):
+                conn.sendall(FALLBACK + b"-")
+                conn.close()
+                return
+            pid = os.fork()
+            if pid == 0:
+                self.child(fields, fds, conn)
+            call = self.calls[conn.fileno()] = Call(conn, pid)
+            self.poller.register(conn.fileno(), select.POLLIN)
+            self.pass_on(call, after)
+        finally:
+            for fd in fds:
+                with suppress(OSError):
+                    os.close(fd)
+
+    def serves(self, fields: list[bytes]) -> bool:
+        """Whether this process may run the call; retires when its code changed."""
+        if len(fields) < 6 or fields[0] != PROTOCOL:
+            return False
+        if os.fsdecode(fields[1]) != sys.executable or os.fsdecode(fields[2]) != package_dir():
+            return False
+        args, environ = _call_of(fields)
+        if args is None or environ is None or start_settings(environ) != self.settings:
+            return False
+        from gitcorrex.cli import is_agent_hook
+
+        if not is_agent_hook(args):
+            return False
+        if not code_unchanged(self.stamps):
+            self.retire()
+            return False
+        return True
+
+    def child(self, fields: list[bytes], fds: list[int], conn: socket.socket) -> None:
+        """The call, run as a fresh hook process would run it (never returns)."""
+        try:
+            signal.set_wakeup_fd(-1)
+            for signo in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                signal.signal(signo, signal.SIG_DFL)
+            if self.listener is not None:
+                self.listener.close()
+            for call in self.calls.values():
+                call.conn.close()
+            conn.close()
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+            for target, fd in zip((0, 1, 2), fds, strict=True):
+                os.dup2(fd, target)
+            for fd in fds:
+                if fd > 2:
+                    os.close(fd)
+            args, environ = _call_of(fields)
+            assert args is not None and environ is not None
+            os.chdir(os.fsdecode(fields[3]))
+            os.umask(int(fields[4]))
+            os.environ.clear()
+            os.environ.update(environ)
+            time.tzset()
+            sys.argv = [sys.argv[0], *args]
+            from gitcorrex.cli import main
+
+            main(args)
+        except BaseException:
+            pass
+        os._exit(2)
+
+    def reap(self) -> None:
+        while self.calls:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            for fd, call in list(self.calls.items()):
+                if call.pid == pid:
+                    code = os.waitstatus_to_exitcode(status)
+                    with suppress(OSError):
+                        call.conn.sendall(EXITED + bytes([code if 0 <= code < 256 else 2]))
+                    self._forget(fd)
+
+    def from_caller(self, call: Call) -> None:
+        """A stop signal to pass on, or the caller gone (its child follows it)."""
+        try:
+            data = call.conn.recv(64)
+        except OSError:
+            data = b""
+        if not data:
+            with suppress(OSError):
+                os.kill(call.pid, signal.SIGKILL)
+            with suppress(KeyError, ValueError):
+                self.poller.unregister(call.conn.fileno())
+            return
+        self.pass_on(call, data)
+
+    def pass_on(self, call: Call, data: bytes) -> None:
+        """Send the child the stop signals its caller received (`S` and the number)."""
+        for at in range(0, len(data) - 1, 2):
+            if data[at:at + 1] == SIGNAL and data[at + 1] in STOP_SIGNALS:
+                with suppress(OSError):
+                    os.kill(call.pid, data[at + 1])
+
+    def _forget(self, fd: int) -> None:
+        call = self.calls.pop(fd)
+        with suppress(KeyError, ValueError):
+            self.poller.unregister(fd)
+        with suppress(OSError):
+            call.conn.close()
+
+
+def _receive(conn: socket.socket) -> tuple[list[bytes], list[int], bytes] | None:
+    """The caller's request (NUL-separated fields), its three standard streams and what it
+    sent after the request (stop signals to pass on), from a peer of this user; None for
+    anything else (its descriptors closed)."""
+    cred = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+    if int.from_bytes(cred[4:8], sys.byteorder) != os.getuid():
+        return None
+    conn.settimeout(5.0)
+    fds: list[int] = []
+    try:
+        data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(3 * 4))
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += [int.from_bytes(payload[i:i + 4], sys.byteorder, signed=True)
+                        for i in range(0, len(payload) - len(payload) % 4, 4)]
+        if len(data) < 4:
+            raise ValueError("short request")
+        size = int.from_bytes(data[:4], "little")
+        if size > MAX_REQUEST:
+            raise ValueError("request too large")
+        body = data[4:]
+        while len(body) < size:
+            chunk = conn.recv(size - len(body))
+            if not chunk:
+                raise ValueError("request cut short")
+            body += chunk
+        if len(fds) != 3:
+            raise ValueError("three descriptors expected")
+    except (OSError, ValueError):
+        for fd in fds:
+            with suppress(OSError):
+                os.close(fd)
+        return None
+    conn.settimeout(None)
+    return body[:size].split(b"\0"), fds, body[size:]
+
+
+def _call_of(fields: list[bytes]) -> tuple[list[str] | None, dict[str, str] | None]:
+    """The call's arguments and environment from the request's fields."""
+    try:
+        count = int(fields[5])
+    except (ValueError, IndexError):
+        return None, None
+    args = [os.fsdecode(arg) for arg in fields[6:6 + count]]
+    if len(args) != count:
+        return None, None
+    environ: dict[str, str] = {}
+    for entry in fields[6 + count:]:
+        name, equals, value = os.fsdecode(entry).partition("=")
+        if not equals:
+            return None, None
+        environ[name] = value
+    return args, environ

@@ -1,0 +1,194 @@
+"""The agent hook's launcher: hand the call to a resident process, else run it here.
+
+An agent runs its hook once per tool call, hundreds of times a task. Started afresh, a hook
+pays the interpreter and ~100 modules before it decides anything (~2.5 times `python -c
+pass`); a resident process that has them loaded forks a child per call instead, and the
+child runs the very same entry (`gitcorrex.cli.main`) on the call's own arguments,
+environment, working directory and standard streams (passed as descriptors), reading
+everything it decides on afresh: the resident process keeps modules, never answers
+(cli/resident.py).
+
+This file runs as `python -S …/gitcorrex/cli/resident_client.py assess --hook AGENT`
+(agents/install.py writes that command): no `site`, nothing of ours imported, only the
+interpreter's built-in modules, so it costs little more than the interpreter itself. It
+connects to the resident process of this interpreter, this installation and these start-up
+settings (an abstract Unix socket: Linux only; a sandboxed shell in another network
+namespace cannot reach or squat it), checks that the peer is this user's process running
+this interpreter, sends the call, forwards stop signals, and exits with the child's code.
+Whenever that is not possible — no resident process (one is started for the next call),
+`CORREX_RESIDENT=off`, another platform, the resident process's code is older than the
+installed code — it replaces itself with the ordinary hook process (`exec`, stdin
+unread), so the answer is always the ordinary one. A resident process lost in mid-call is
+a blocked call: exit 2 (the installed command maps any failure to the host's blocking
+answer).
+"""
+
+import _signal
+import _socket
+import os
+import sys
+
+PROTOCOL = b"correx-resident-1"
+OFF = "CORREX_RESIDENT"
+# Settings Python reads once at start-up (paths, flags, the streams' encoding): a resident
+# process serves only calls that start with the same ones, so each set gets its own.
+START_PREFIXES = ("PYTHON", "LC_")
+START_NAMES = ("LANG", "LANGUAGE")
+# the ordinary hook process: nothing imported from the working directory (sys.path[0])
+LAUNCH = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
+          "from gitcorrex.cli import main; main(resident=False)")
+SERVE = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
+         "from gitcorrex.cli.resident import serve; serve()")
+FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
+FALLBACK, EXITED, SIGNAL = b"F", b"X", b"S"
+LOST = ("git correx: the resident hook process ended before it answered, so this call is "
+        "blocked; run it again (CORREX_RESIDENT=off runs every call in its own process)\n")
+
+
+def package_dir() -> str:
+    """The installed `gitcorrex` package this launcher belongs to."""
+    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def start_settings(environ: dict[str, str]) -> list[str]:
+    """The `NAME=value` start-up settings of `environ`, sorted."""
+    return sorted(f"{name}={value}" for name, value in environ.items()
+                  if name.startswith(START_PREFIXES) or name in START_NAMES)
+
+
+def resident_name(executable: str, package: str, settings: list[str]) -> bytes:
+    """The abstract socket name of the resident process for this user, interpreter (as
+    named: a virtualenv's own path, not the binary it links to), installation and start-up
+    settings (FNV-1a of them: the process checks each itself)."""
+    digest = 0xcbf29ce484222325
+    for byte in "\0".join([executable, package, *settings]).encode("utf-8", "surrogateescape"):
+        digest = ((digest ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"\0gitcorrex-resident-{os.getuid()}-{digest:016x}".encode()
+
+
+def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
+    """What the resident process needs to run the call as this process would."""
+    umask = os.umask(0o22)
+    os.umask(umask)
+    fields = [PROTOCOL, os.fsencode(sys.executable),
+              os.fsencode(package_dir()), os.fsencode(os.getcwd()), b"%d" % umask,
+              b"%d" % len(args), *map(os.fsencode, args),
+              *(os.fsencode(f"{name}={value}") for name, value in environ.items())]
+    body = b"\0".join(fields)
+    return len(body).to_bytes(4, "little") + body
+
+
+def peer_is_ours(sock: _socket.socket) -> bool:
+    """The process on the other end is this user's and runs this interpreter."""
+    cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+    pid, uid = int.from_bytes(cred[0:4], sys.byteorder), int.from_bytes(cred[4:8], sys.byteorder)
+    if uid != os.getuid():
+        return False
+    try:
+        return os.readlink(f"/proc/{pid}/exe") == os.path.realpath(sys.executable)
+    except OSError:
+        return False
+
+
+def start_resident(environ: dict[str, str]) -> bool:
+    """Start a resident process for the next calls, detached and quiet; a second one that
+    finds the name taken ends at once (cli/resident.py). False: none could be started,
+    and every call runs in its own process, as without one."""
+    null = os.devnull
+    try:
+        os.posix_spawn(sys.executable, [sys.executable, "-c", SERVE], environ, setsid=True,
+                       file_actions=[(os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
+                                     (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
+                                     (os.POSIX_SPAWN_DUP2, 1, 2)])
+    except OSError:
+        return False
+    return True
+
+
+def _tell(sock: _socket.socket, signo: int) -> bool:
+    """Pass a stop signal on (the resident process sends it to the call's child)."""
+    try:
+        sock.sendall(SIGNAL + bytes([signo]))
+    except OSError:
+        return False
+    return True
+
+
+def hand_over(args: list[str]) -> None:
+    """Have the resident process run this call and end this process with its exit code;
+    return (nothing read, nothing written, signals as they were) when the call must run
+    here instead."""
+    environ = dict(os.environ)
+    if environ.get(OFF) == "off" or not sys.platform.startswith("linux"):
+        return
+    name = resident_name(sys.executable, package_dir(), start_settings(environ))
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+    try:
+        sock.connect(name)
+    except OSError:
+        sock.close()
+        start_resident(environ)
+        return
+    if not peer_is_ours(sock):
+        sock.close()
+        return
+    sent: list[bool] = []
+    pending: list[int] = []
+
+    def forward(signo: int, _frame: object) -> None:
+        pending.append(signo)  # raised here again if the call comes back unstarted
+        if sent:  # else passed on once the call is on its way
+            _tell(sock, signo)
+
+    previous = {signo: _signal.getsignal(signo) for signo in FORWARDED}
+    for signo, handler in previous.items():
+        if handler != _signal.SIG_IGN:  # ignored here: ignored by the call
+            _signal.signal(signo, forward)
+    fds = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2))
+    try:
+        sock.sendmsg([request_bytes(args, environ)],
+                     [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+    except OSError:  # nothing was started: run it here
+        sock.close()
+        _restore(previous)
+        for signo in pending:
+            _signal.raise_signal(signo)
+        return
+    sent.append(True)
+    for signo in pending:
+        _tell(sock, signo)
+    reply = b""
+    while len(reply) < 2:
+        try:
+            chunk = sock.recv(2 - len(reply))
+        except OSError:  # the resident process is gone: whether the child ran is unknown
+            break
+        if not chunk:
+            break
+        reply += chunk
+    if reply[:1] == FALLBACK:  # the resident process started nothing
+        sock.close()
+        _restore(previous)
+        for signo in pending:
+            _signal.raise_signal(signo)
+        return
+    if reply[:1] == EXITED and len(reply) == 2:
+        os._exit(reply[1])
+    os.write(2, LOST.encode())
+    os._exit(2)
+
+
+def _restore(handlers: dict[int, object]) -> None:
+    for signo, handler in handlers.items():
+        _signal.signal(signo, handler)
+
+
+def main() -> None:
+    """`python -S resident_client.py ARGS`: the call, by the resident process or here."""
+    args = sys.argv[1:]
+    hand_over(args)
+    os.execv(sys.executable, [sys.executable, "-c", LAUNCH, *args])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""The agent hook through the resident process: the same answers as a process of its own.
+
+Real processes throughout: the command `hooks install --agent claude-code` writes, run by
+`sh` as Claude Code runs it, Claude Code's payloads on stdin, the resident process started
+by the first call, a `git` on PATH that logs which process ran it (so a test sees that the
+resident process's child, not the launcher, answered, and with the caller's PATH).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from gitcorrex.cli.resident_client import (
+    LOST,
+    package_dir,
+    resident_name,
+    start_settings,
+)
+from tests.agents.conftest import claude
+from tests.conftest import git, run_correx, write
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the resident process uses Linux's abstract sockets")
+
+PROFILE = """version = 1
+[stages.implement]
+writes = ["/src/**"]
+"""
+GIT_LOG = "git-calls.log"
+
+
+@pytest.fixture
+def installed(make_repo: Callable[..., Path], tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A project with the Claude Code hook installed locally, and its command."""
+    root = make_repo(files={"README.md": "hello\n", "src/app.py": "VALUE = 1\n",
+                            ".correx.toml": PROFILE})
+    git(root, "config", "correx.stage", "implement")
+    assert run_correx(root, "hooks", "install", "--agent", "claude-code").code == 0
+    settings = json.loads((root / ".claude/settings.local.json").read_text())
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    yield root, command
+    stop_resident(environment(tmp_path))
+
+
+def logging_git(tmp_path: Path) -> Path:
+    """A directory holding a `git` that appends `<its parent pid> <that one's parent pid>
+    <args>` to a log, then runs the real git (for `rev-parse`, CORREX_TEST_GIT_SLEEP seconds
+    later: a slow call)."""
+    bin_dir = tmp_path / "logbin"
+    if not bin_dir.exists():
+        bin_dir.mkdir()
+        real = shutil.which("git")
+        wrapper = bin_dir / "git"
+        wrapper.write_text(
+            "#!/bin/sh\n"
+            'grand=$(cut -d" " -f4 /proc/$PPID/stat)\n'
+            f'echo "$PPID $grand $*" >> "{tmp_path / GIT_LOG}"\n'
+            'if [ -n "$CORREX_TEST_GIT_SLEEP" ] && [ "$1" = "rev-parse" ]; then '
+            'sleep "$CORREX_TEST_GIT_SLEEP"; fi\n'
+            f'exec {real} "$@"\n')
+        wrapper.chmod(0o755)
+    return bin_dir
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The caller's environment with the resident process on (short idle time)."""
+    env = {name: value for name, value in os.environ.items() if name != "CORREX_RESIDENT"}
+    env["PATH"] = f"{logging_git(tmp_path)}{os.pathsep}{env['PATH']}"
+    env["CORREX_RESIDENT_IDLE_SECONDS"] = "20"
+    env.update(extra)
+    return env
+
+
+def resident_pid(env: dict[str, str]) -> int | None:
+    """The pid of the resident process serving `env`, when one listens."""
+    name = resident_name(sys.executable, package_dir(), start_settings(env))
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(name)
+        except OSError:
+            return None
+        cred = probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+    return int.from_bytes(cred[:4], sys.byteorder)
+
+
+def wait_for_resident(env: dict[str, str], timeout: float = 30.0) -> int:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid = resident_pid(env)
+        if pid is not None:
+            return pid
+        time.sleep(0.05)
+    raise AssertionError("no resident process started")
+
+
+def stop_resident(env: dict[str, str]) -> None:
+    pid = resident_pid(env)
+    if pid is not None:
+        os.kill(pid, signal.SIGTERM)
+
+
+def run_hook(root: Path, command: str, payload: bytes, env: dict[str, str],
+             cwd: Path | None = None) -> tuple[int, str, str]:
+    proc = subprocess.run(["sh", "-c", command], cwd=cwd or root, env=env, input=payload,
+                          capture_output=True, timeout=60, check=False)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def start_hook(root: Path, argv: list[str], env: dict[str, str], payload: bytes,
+               **streams: int) -> subprocess.Popen[bytes]:
+    """A hook process reading `payload` from a file, as it reads a pipe's whole content."""
+    body = root.parent / f"payload-{time.monotonic_ns()}.json"
+    body.write_bytes(payload)
+    with body.open("rb") as stdin:
+        return subprocess.Popen(argv, cwd=root, env=env, stdin=stdin,
+                                stdout=streams.get("stdout", subprocess.PIPE),
+                                stderr=streams.get("stderr", subprocess.PIPE))
+
+
+def git_parents(tmp_path: Path, generation: int = 0) -> set[int]:
+    """The processes that ran git (generation 0) or their parents (1), from the log."""
+    log = tmp_path / GIT_LOG
+    return {int(line.split(" ")[generation]) for line in log.read_text().splitlines()} \
+        if log.exists() else set()
+
+
+def running(pid: int) -> bool:
+    """Alive, not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def started_resident(root: Path, command: str, env: dict[str, str]) -> int:
+    """The first call runs in its own process and starts the resident process."""
+    run_hook(root, command, claude("PreToolUse", root, "Write", file_path="src/a.py",
+                                   content="x\n"), env)
+    return wait_for_resident(env)
+
+
+def payloads(root: Path) -> dict[str, bytes]:
+    return {
+        "allowed write": claude("PreToolUse", root, "Write", file_path="src/new.py",
+                                content="x = 1\n"),
+        "write outside the manifest": claude("PreToolUse", root, "Write",
+                                             file_path="docs/x.md", content="x\n"),
+        "operator command in a shell call": claude("PreToolUse", root, "Bash",
+                                                   command="git correx plan authorize p.toml"),
+        "ordinary shell call": claude("PreToolUse", root, "Bash", command="ls"),
+        "after a shell call": claude("PostToolUse", root, "Bash", command="ls"),
+        "stop": claude("Stop", root),
+        "not JSON": b'{"bad',
+    }
+
+
+def test_the_resident_process_answers_every_call_as_a_process_of_its_own(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path)
+    server = started_resident(root, command, env)
+    served = 0
+    for name, payload in payloads(root).items():
+        (tmp_path / GIT_LOG).unlink(missing_ok=True)
+        through_resident = run_hook(root, command, payload, env)
+        callers = git_parents(tmp_path, generation=1)
+        own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
+        assert through_resident == own, name
+        # the calls that read the repository: git run by the resident process's child
+        assert callers <= {server}, name
+        served += bool(callers)
+    assert served >= 4
+    assert resident_pid(env) == server  # one resident process served them all
+
+
+def test_the_call_runs_in_the_callers_directory_with_its_environment(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path)
+    started_resident(root, command, env)
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    without_cwd = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse",
+                              "tool_name": "Write", "transcript_path": "/tmp/t.jsonl",
+                              "tool_input": {"file_path": "new.py", "content": "x\n"}})
+    answer = run_hook(root, command, without_cwd.encode(), env, cwd=root / "src")
+    assert answer[0] == 0 and answer[1] == "", answer  # src/new.py: inside the manifest
+    assert git_parents(tmp_path), "git was not run through the caller's PATH"
+    unknown = run_hook(root, command, payloads(root)["allowed write"],
+                       {**env, "CORREX_SESSION": "no-such-session"})
+    assert unknown[0] == 2 and "no-such-session" in unknown[2], unknown
+
+
+def test_many_calls_at_once_each_get_their_own_answer(installed: tuple[Path, str],
+                                                       tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path)
+    started_resident(root, command, env)
+    calls = ["src/ok.py", "docs/no.md"] * 6
+    procs = []
+    for number, path in enumerate(calls):
+        body = tmp_path / f"payload-{number}.json"
+        body.write_bytes(claude("PreToolUse", root, "Write", file_path=path, content="x\n"))
+        with body.open("rb") as stdin:
+            procs.append(subprocess.Popen(["sh", "-c", command], cwd=root, env=env,
+                                          stdin=stdin, stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE))
+    for proc, path in zip(procs, calls, strict=True):
+        out = proc.communicate(timeout=60)[0].decode()
+        assert proc.returncode == 0
+        assert ("deny" in out) == path.startswith("docs"), (path, out)
+
+
+def test_a_stop_signal_to_the_caller_reaches_the_call(installed: tuple[Path, str],
+                                                      tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path)
+    started_resident(root, command, env)
+    slow = {**env, "CORREX_TEST_GIT_SLEEP": "5"}
+    payload = payloads(root)["allowed write"]
+    answers = []
+    for caller_env in (slow, {**slow, "CORREX_RESIDENT": "off"}):
+        launcher = [sys.executable, "-S", command.split()[2], "assess", "--hook",
+                    "claude-code"]
+        proc = start_hook(root, launcher, caller_env, payload)
+        deadline = time.monotonic() + 20
+        while not (tmp_path / GIT_LOG).exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        answers.append((proc.returncode, err.decode()))
+        (tmp_path / GIT_LOG).unlink()
+    assert answers[0][0] == answers[1][0] == 2, answers
+    assert "SIGTERM" in answers[0][1] and "SIGTERM" in answers[1][1], answers
+
+
+def test_a_caller_killed_takes_its_call_along(installed: tuple[Path, str],
+                                              tmp_path: Path) -> None:
+    root, command = installed
+    started_resident(root, command, environment(tmp_path))
+    env = {**environment(tmp_path), "CORREX_TEST_GIT_SLEEP": "5"}
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    proc = start_hook(root, [sys.executable, "-S", command.split()[2], "assess", "--hook",
+                             "claude-code"], env, payloads(root)["allowed write"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not git_parents(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (child,) = git_parents(tmp_path)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while running(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not running(child), "the call outlived its caller"
+
+
+def test_a_resident_process_lost_mid_call_blocks_the_call(installed: tuple[Path, str],
+                                                          tmp_path: Path) -> None:
+    root, command = installed
+    server = started_resident(root, command, environment(tmp_path))
+    env = {**environment(tmp_path), "CORREX_TEST_GIT_SLEEP": "3"}
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    proc = start_hook(root, ["sh", "-c", command], env, payloads(root)["allowed write"])
+    deadline = time.monotonic() + 20
+    while not git_parents(tmp_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.kill(server, signal.SIGKILL)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and LOST in err.decode()
+
+
+def test_changed_code_is_run_at_the_next_call_and_the_resident_process_retires(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    """An upgrade (here: a copy of the package whose judge then changes) takes effect at
+    the very next call: the resident process answers "run it yourself" and ends."""
+    root, _ = installed
+    copy = tmp_path / "site"
+    shutil.copytree(package_dir(), copy / "gitcorrex",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    launcher = copy / "gitcorrex" / "cli" / "resident_client.py"
+    command = f"{sys.executable} -S {launcher} assess --hook claude-code || exit 2"
+    env = environment(tmp_path, PYTHONPATH=str(copy))
+    payload = payloads(root)["allowed write"]
+    run_hook(root, command, payload, env)
+    name = resident_name(sys.executable, str(copy / "gitcorrex"), start_settings(env))
+    deadline = time.monotonic() + 30
+    server = None
+    while server is None and time.monotonic() < deadline:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(name)
+                cred = probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+                server = int.from_bytes(cred[:4], sys.byteorder)
+            except OSError:
+                time.sleep(0.05)
+    assert server is not None
+    assert run_hook(root, command, payload, env)[0] == 0
+    judge = copy / "gitcorrex" / "agents" / "judge.py"
+    judge.write_text(judge.read_text().replace(
+        '    """The verdict on one hook call; raises on anything that prevents judging it."""',
+        '    """The verdict on one hook call."""\n'
+        '    raise RuntimeError("the new judge ran")'))
+    code, _, err = run_hook(root, command, payload, env)
+    assert code == 2 and "the new judge ran" in err
+    deadline = time.monotonic() + 10
+    while running(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(server), "the outdated resident process kept running"
+
+
+def test_nothing_is_imported_from_the_project_directory(installed: tuple[Path, str],
+                                                        tmp_path: Path) -> None:
+    """`python -m` puts the working directory first on `sys.path`: a `json.py` the agent
+    wrote there would run inside the hook. The installed command imports nothing from it,
+    by itself or through the resident process."""
+    root, command = installed
+    marker = tmp_path / "imported"
+    for name in ("json.py", "subprocess.py", "pathlib.py"):
+        write(root, name, f"open({str(marker)!r}, 'a').write({name!r})\n")
+    env = environment(tmp_path)
+    payload = payloads(root)["write outside the manifest"]
+    own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
+    started_resident(root, command, env)
+    through_resident = run_hook(root, command, payload, env)
+    assert not marker.exists(), marker.read_text()
+    assert own == through_resident and "deny" in own[1]
+
+
+def test_an_idle_resident_process_ends(installed: tuple[Path, str], tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path, CORREX_RESIDENT_IDLE_SECONDS="1")
+    server = started_resident(root, command, env)
+    deadline = time.monotonic() + 15
+    while running(server) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not running(server) and resident_pid(env) is None
