@@ -11,10 +11,16 @@ Two measurements, whole processes, round-robin after one warm-up each:
    manifest, so the call is allowed): one state scan plus one tree diff, reported in units
    of `git status --porcelain` and next to `git correx state`.
 
+The PreToolUse Write rows run the command `hooks install --agent claude-code` writes (the
+launcher, cli/resident_client.py, handing the call to the resident process, started by a
+first call before timing), the same with every call in its own process
+(`CORREX_RESIDENT=off`), and the console script `git-correx`.
+
 Prints medians, min and max of wall-clock time, the median CPU time (user + system of the
-process and its git children: what the call costs whatever else runs on the machine), the
-load average before and after, and exits 1 when the PreToolUse median wall time misses
-`--max-seconds`. Usage:
+process and its git children, and for a call the resident process answered, its child's:
+what the call costs whatever else runs on the machine), the load average before and after,
+and exits 1 when the PreToolUse median wall time misses `--max-seconds` or an allowed
+write (installed hook; stage, session step) misses `--max-startups`. Usage:
 
     python benchmarks/bench_agent_hook.py [--runs N] [--files N] [--workdir DIR]
 """
@@ -25,6 +31,7 @@ import json
 import os
 import resource
 import shlex
+import socket
 import subprocess
 import sys
 import time
@@ -41,6 +48,9 @@ from common import (
     standard_args,
 )
 
+from gitcorrex.agents.install import hook_command
+from gitcorrex.cli.resident_client import package_dir, resident_name, start_settings
+
 PROFILE = 'version = 1\n\n[stages.implement]\nwrites = ["/src/**", "/untracked/**"]\n'
 SESSION_PROFILE = """version = 1
 [commands]
@@ -55,7 +65,7 @@ SESSION_PLAN = {"version": 1, "id": "bench", "risk": "low", "steps": [
     {"id": "S1", "stage": "implement", "writes": ["src/a.py"], "expected_outputs": ["S1 works"],
      "checks": ["test"], "verification_map": [{"output": 0, "evidence": [{"check": 0}]}],
      "dependencies": []}]}
-PRE_SESSION = "assess --hook claude-code, PreToolUse Write in a session step (allowed)"
+PRE_SESSION = "installed hook, PreToolUse Write in a session step (allowed)"
 FLOOR = "floor: python, json+subprocess+threading, the 3 git reads of an allow"
 FLOOR_SCRIPT = """import json, subprocess, sys, threading
 json.loads(sys.stdin.buffer.read())
@@ -68,7 +78,10 @@ subprocess.run(["git", "cat-file", "--batch-check"], input=b"HEAD^{tree}\\n", ch
                capture_output=True)
 t.join()
 """
-PRE = "assess --hook claude-code, PreToolUse Write (allowed)"
+PRE = "installed hook, PreToolUse Write (allowed)"
+PRE_OWN = "the same, each call its own process (CORREX_RESIDENT=off)"
+PRE_SESSION_OWN = "the same in a session step, each call its own process"
+PRE_SCRIPT = "git-correx assess --hook claude-code, PreToolUse Write (allowed)"
 PRE_BASH = "assess --hook claude-code, PreToolUse Bash (allowed)"
 POST = "assess --hook claude-code, PostToolUse Bash (50k files)"
 
@@ -126,11 +139,48 @@ def session_repo(workdir: Path) -> Path:
     return repo
 
 
-def hook(root: Path, body: str, name: str) -> str:
-    """`git-correx assess --hook claude-code < file` under bash (the payload from a file)."""
+def hook(root: Path, body: str, name: str, *, launcher: str = "installed",
+         own: bool = False) -> str:
+    """The hook under bash, the payload from a file: the command `hooks install --agent
+    claude-code` writes for this interpreter (its launcher hands the call to the resident
+    process), or (`launcher="script"`) `git-correx assess --hook claude-code`; `own`: every
+    call in its own process (CORREX_RESIDENT=off)."""
     path = root / ".git" / f"bench-{name}.json"
     path.write_text(body)
-    return f"{shlex.join(correx_script())} assess --hook claude-code < {shlex.quote(str(path))}"
+    command = (hook_command(sys.executable, "claude-code") if launcher == "installed" else
+               f"{shlex.join(correx_script())} assess --hook claude-code")
+    prefix = "export CORREX_RESIDENT=off; " if own else ""
+    return f"{prefix}{{ {command}; }} < {shlex.quote(str(path))}"
+
+
+def resident_cpu() -> float:
+    """CPU seconds the resident process's children used so far (its reaped calls), 0 when
+    none runs: the resident rows add this to the launcher's own CPU."""
+    name = resident_name(sys.executable, package_dir(), start_settings(dict(os.environ)))
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(name)
+        except OSError:
+            return 0.0
+        pid = int.from_bytes(probe.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)[:4],
+                             sys.byteorder)
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_resident(root: Path, command: str) -> None:
+    """One call starts the resident process; wait until it answers."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        subprocess.run(["bash", "-c", command], cwd=root, capture_output=True, check=False)
+        name = resident_name(sys.executable, package_dir(), start_settings(dict(os.environ)))
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(name)
+                return
+            except OSError:
+                time.sleep(0.2)
+    raise RuntimeError("no resident process started")
 
 
 def time_with_cpu(commands: Mapping[str, str], runs: int,
@@ -138,6 +188,7 @@ def time_with_cpu(commands: Mapping[str, str], runs: int,
     """(wall, CPU) seconds per run of each bash command, round-robin after one warm-up."""
     def once(command: str) -> tuple[float, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        resident_before = resident_cpu()
         start = time.perf_counter()
         proc = subprocess.run(["bash", "-c", command], cwd=cwd, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, check=False)
@@ -146,7 +197,7 @@ def time_with_cpu(commands: Mapping[str, str], runs: int,
         if proc.returncode != 0:
             raise RuntimeError(f"{command} exited {proc.returncode}: {proc.stderr.decode()}")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        return wall, cpu
+        return wall, cpu + resident_cpu() - resident_before
 
     for command in commands.values():
         once(command)
@@ -183,12 +234,16 @@ def main() -> int:
     floor = small / ".git" / "bench-floor.py"
     floor.write_text(FLOOR_SCRIPT)
     pre_body = payload("PreToolUse", small, "Write", file_path="src/new.py", content="x = 1\n")
+    session_body = payload("PreToolUse", in_session, "Write", file_path="src/a.py",
+                           content="x = 1\n")
+    start_resident(small, hook(small, pre_body, "pre"))
     pre = time_with_cpu({
         PRE: hook(small, pre_body, "pre"),
         "python -c pass": f"{python} -c pass",
-        PRE_SESSION: hook(in_session, payload("PreToolUse", in_session, "Write",
-                                              file_path="src/a.py", content="x = 1\n"),
-                          "pre-session"),
+        PRE_SESSION: hook(in_session, session_body, "pre-session"),
+        PRE_OWN: hook(small, pre_body, "pre", own=True),
+        PRE_SESSION_OWN: hook(in_session, session_body, "pre-session", own=True),
+        PRE_SCRIPT: hook(small, pre_body, "pre", launcher="script"),
         FLOOR: f"{python} {shlex.quote(str(floor))} < "
                f"{shlex.quote(str(small / '.git' / 'bench-pre.json'))}",
         "assess --hook claude-code, PreToolUse Write (denied, recorded)": hook(
@@ -221,7 +276,7 @@ def main() -> int:
         median([w for w, _ in post["git status --porcelain"]])
     startup = median([wall for wall, _ in pre["python -c pass"]])
     startups = {name: median([wall for wall, _ in pre[name]]) / startup
-                for name in (PRE, PRE_SESSION, FLOOR)}
+                for name in (PRE, PRE_SESSION, PRE_OWN, PRE_SESSION_OWN, PRE_SCRIPT, FLOOR)}
     print(f"\nPreToolUse median {seconds:.3f} s (target {args.max_seconds} s); "
           f"PostToolUse = {post_ratio:.2f} x git status")
     print("In interpreter start-ups (`python -c pass`, target <= "

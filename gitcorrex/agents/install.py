@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from gitcorrex.git import Repository
 
 MARKER = "assess --hook "
-# the hook's launcher, run as a script by the pinned interpreter (an entry, above this layer)
-LAUNCHER = Path(__file__).resolve().parent.parent / "cli" / "resident_client.py"
+# the hook's entry, run by the pinned interpreter: nothing imported from the project directory
+LAUNCH = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
+          "from gitcorrex.cli import main; main()")
 # hosts with a settings file of their own that is never committed (checked in their docs:
 # Codex, Gemini CLI and Cursor read only user-level and project files)
 LOCAL_FILES: dict[str, str] = {"claude-code": ".claude/settings.local.json"}
@@ -101,13 +102,14 @@ def settings_text(document: dict[str, Any], agent: str, command: str) -> str:
 
 
 def hook_command(python: str, agent: str) -> str:
-    """The local file's command: this interpreter running the hook's launcher
-    (cli/resident_client.py: the call goes to the resident process, else runs in its own;
-    `-S` and a script's path, so nothing is imported from the project directory, which
-    `python -m` would put first on `sys.path`), the agent's protocol; `|| exit 2` (or the
-    host's own blocking answer: hosts.py `start_failure`) blocks even when the interpreter
-    itself cannot start (127 would let the tool run in every agent)."""
-    return (f"{shlex.quote(python)} -S {shlex.quote(str(LAUNCHER))} {MARKER}{agent} "
+    """The local file's command: this interpreter, our entry, the agent's protocol (handed
+    to the resident process when one runs: cli/resident_client.py). `-c` with the working
+    directory taken off `sys.path` first (as the git hooks' launcher does): `python -m`
+    would put the project directory first on it, and a `json.py` written there would run
+    inside the hook. `|| exit 2` (or the host's own blocking answer: hosts.py
+    `start_failure`) blocks even when the interpreter itself cannot start (127 would let
+    the tool run in every agent)."""
+    return (f"{shlex.quote(python)} -c {shlex.quote(LAUNCH)} {MARKER}{agent} "
             f"|| {HOSTS[agent].start_failure}")
 
 

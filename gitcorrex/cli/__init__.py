@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from gitcorrex.model.conclusion import Conclusion
 
 
-def main(argv: list[str] | None = None, *, resident: bool = True) -> None:
+def main(argv: list[str] | None = None) -> None:
     """The process's entry: everything runs inside the one boundary, which also ends it. An
     agent's hook call runs inside the agent's own entry instead, which answers in the agent's
     protocol whatever happens (cli/agent_hook.py).
@@ -22,13 +22,13 @@ def main(argv: list[str] | None = None, *, resident: bool = True) -> None:
     the same boundary, so it is the same interrupt as any other — exit 130 and one line, or
     the agent's blocking answer — never a traceback.
 
-    An agent hook call from the command line (`argv` None) is first offered to the
-    resident process (cli/resident_client.py), which runs this same entry in a forked
-    child with the modules already loaded; `resident=False` is the ordinary process the
-    launcher falls back to, and the child itself (which passes `argv`)."""
+    An agent hook call from the command line (`argv` None) is first handed to the resident
+    process (cli/resident_client.py), which runs this same entry in a forked child with
+    the modules already loaded (the child passes `argv`); when none can take it, it runs
+    here."""
     args = sys.argv[1:] if argv is None else argv
     try:
-        if resident and argv is None and is_agent_hook(args):
+        if argv is None and is_agent_hook(args):
             from gitcorrex.cli.resident_client import hand_over
 
             hand_over(args)  # ends the process when the resident process ran the call

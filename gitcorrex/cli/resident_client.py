@@ -1,4 +1,4 @@
-"""The agent hook's launcher: hand the call to a resident process, else run it here.
+"""The agent hook's hand-over: a resident process runs the call, else this process does.
 
 An agent runs its hook once per tool call, hundreds of times a task. Started afresh, a hook
 pays the interpreter and ~100 modules before it decides anything (~2.5 times `python -c
@@ -8,19 +8,17 @@ environment, working directory and standard streams (passed as descriptors), rea
 everything it decides on afresh: the resident process keeps modules, never answers
 (cli/resident.py).
 
-This file runs as `python -S …/gitcorrex/cli/resident_client.py assess --hook AGENT`
-(agents/install.py writes that command): no `site`, nothing of ours imported, only the
-interpreter's built-in modules, so it costs little more than the interpreter itself. It
-connects to the resident process of this interpreter, this installation and these start-up
-settings (an abstract Unix socket: Linux only; a sandboxed shell in another network
-namespace cannot reach or squat it), checks that the peer is this user's process running
-this interpreter, sends the call, forwards stop signals, and exits with the child's code.
+`gitcorrex.cli.main` calls `hand_over` first for an agent hook call, before anything else
+of ours is loaded, so this module uses only the interpreter's built-in modules. It connects
+to the resident process of this interpreter, this installation and these start-up settings
+(an abstract Unix socket: Linux only; a sandboxed shell in another network namespace cannot
+reach or squat it), checks that the peer is this user's process running this interpreter,
+sends the call, passes stop signals on, and ends the process with the child's exit code.
 Whenever that is not possible — no resident process (one is started for the next call),
 `CORREX_RESIDENT=off`, another platform, the resident process's code is older than the
-installed code — it replaces itself with the ordinary hook process (`exec`, stdin
-unread), so the answer is always the ordinary one. A resident process lost in mid-call is
-a blocked call: exit 2 (the installed command maps any failure to the host's blocking
-answer).
+installed code — it returns having read and written nothing, and the call runs here, as
+it always did. A resident process lost in mid-call is a blocked call: exit 2 (the
+installed command maps any failure to the host's blocking answer).
 """
 
 import _signal
@@ -34,9 +32,6 @@ OFF = "CORREX_RESIDENT"
 # process serves only calls that start with the same ones, so each set gets its own.
 START_PREFIXES = ("PYTHON", "LC_")
 START_NAMES = ("LANG", "LANGUAGE")
-# the ordinary hook process: nothing imported from the working directory (sys.path[0])
-LAUNCH = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
-          "from gitcorrex.cli import main; main(resident=False)")
 SERVE = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
          "from gitcorrex.cli.resident import serve; serve()")
 FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
@@ -181,14 +176,3 @@ def hand_over(args: list[str]) -> None:
 def _restore(handlers: dict[int, object]) -> None:
     for signo, handler in handlers.items():
         _signal.signal(signo, handler)
-
-
-def main() -> None:
-    """`python -S resident_client.py ARGS`: the call, by the resident process or here."""
-    args = sys.argv[1:]
-    hand_over(args)
-    os.execv(sys.executable, [sys.executable, "-c", LAUNCH, *args])
-
-
-if __name__ == "__main__":
-    main()

@@ -6,12 +6,13 @@ commits are tested in test_shared_hooks.py."""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from gitcorrex.agents.install import LAUNCHER, LOCAL_FILES, portable_command
+from gitcorrex.agents.install import LAUNCH, LOCAL_FILES, portable_command
 from tests.agents.conftest import claude
 from tests.conftest import run_correx, write
 
@@ -40,7 +41,7 @@ def test_install_writes_the_agents_own_file(project: Path, agent: str) -> None:
     document = json.loads((project / FILES[agent]).read_text())
     assert set(document["hooks"]) == EVENTS[agent]
     for event in EVENTS[agent]:
-        expected = (f"{sys.executable} -S {LAUNCHER} assess --hook {agent} || exit 2"
+        expected = (f"{sys.executable} -c {shlex.quote(LAUNCH)} assess --hook {agent} || exit 2"
                     if agent in LOCAL_FILES else portable_command(agent))
         assert commands(document, event) == [expected]
     if agent == "cursor":

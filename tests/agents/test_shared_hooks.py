@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from gitcorrex.agents.install import LAUNCHER, LAYOUTS, LOCAL_FILES
+from gitcorrex.agents.install import LAUNCH, LAYOUTS, LOCAL_FILES
 from tests.agents.conftest import bare_path, claude, copilot, cursor, gemini, json_answer
 from tests.agents.test_operator_calls import denied, shell_payload
 from tests.conftest import REPO_ROOT, CliResult, git, run_correx, write
@@ -107,7 +108,7 @@ def test_the_local_file_pins_this_interpreter_and_git_ignores_it(project: Path) 
     local = project / ".claude/settings.local.json"
     assert answer["scope"] == "local" and answer["path"] == str(local)
     assert first_command(json.loads(local.read_text())) == (
-        f"{sys.executable} -S {LAUNCHER} assess --hook claude-code || exit 2")
+        f"{sys.executable} -c {shlex.quote(LAUNCH)} assess --hook claude-code || exit 2")
     assert git(project, "status", "--porcelain", "--untracked-files=all") == ""
     exclude = project / ".git/info/exclude"
     assert "/.claude/settings.local.json" in exclude.read_text()

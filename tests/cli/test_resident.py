@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from gitcorrex.agents.install import hook_command
 from gitcorrex.cli.resident_client import (
     LOST,
     package_dir,
@@ -115,6 +117,12 @@ def run_hook(root: Path, command: str, payload: bytes, env: dict[str, str],
     proc = subprocess.run(["sh", "-c", command], cwd=cwd or root, env=env, input=payload,
                           capture_output=True, timeout=60, check=False)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def hook_argv(command: str) -> list[str]:
+    """The installed command without its `|| exit 2`: the hook process itself, so a signal
+    sent to it reaches it (not a shell around it)."""
+    return shlex.split(command.split(" || ")[0])
 
 
 def start_hook(root: Path, argv: list[str], env: dict[str, str], payload: bytes,
@@ -231,15 +239,13 @@ def test_a_stop_signal_to_the_caller_reaches_the_call(installed: tuple[Path, str
     payload = payloads(root)["allowed write"]
     answers = []
     for caller_env in (slow, {**slow, "CORREX_RESIDENT": "off"}):
-        launcher = [sys.executable, "-S", command.split()[2], "assess", "--hook",
-                    "claude-code"]
-        proc = start_hook(root, launcher, caller_env, payload)
+        proc = start_hook(root, hook_argv(command), caller_env, payload)
         deadline = time.monotonic() + 20
         while not (tmp_path / GIT_LOG).exists() and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
         answers.append((proc.returncode, err.decode()))
         (tmp_path / GIT_LOG).unlink()
     assert answers[0][0] == answers[1][0] == 2, answers
@@ -252,8 +258,7 @@ def test_a_caller_killed_takes_its_call_along(installed: tuple[Path, str],
     started_resident(root, command, environment(tmp_path))
     env = {**environment(tmp_path), "CORREX_TEST_GIT_SLEEP": "5"}
     (tmp_path / GIT_LOG).unlink(missing_ok=True)
-    proc = start_hook(root, [sys.executable, "-S", command.split()[2], "assess", "--hook",
-                             "claude-code"], env, payloads(root)["allowed write"],
+    proc = start_hook(root, hook_argv(command), env, payloads(root)["allowed write"],
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while not git_parents(tmp_path) and time.monotonic() < deadline:
@@ -290,8 +295,7 @@ def test_changed_code_is_run_at_the_next_call_and_the_resident_process_retires(
     copy = tmp_path / "site"
     shutil.copytree(package_dir(), copy / "gitcorrex",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    launcher = copy / "gitcorrex" / "cli" / "resident_client.py"
-    command = f"{sys.executable} -S {launcher} assess --hook claude-code || exit 2"
+    command = hook_command(sys.executable, "claude-code")
     env = environment(tmp_path, PYTHONPATH=str(copy))
     payload = payloads(root)["allowed write"]
     run_hook(root, command, payload, env)
