@@ -21,8 +21,19 @@ from contextlib import suppress
 from typing import NamedTuple
 
 from gitcorrex.agents.request import Action, HookOptions, HookRequest
-from gitcorrex.git import ObjectInfo, Repository, config_values, in_background, lookup_objects
+from gitcorrex.git import (
+    ObjectInfo,
+    Repository,
+    begin_discover,
+    begin_lookup_objects,
+    begin_read_config,
+    config_values,
+    in_background,
+    lookup_objects,
+)
 from gitcorrex.hooks import PROFILE_NAME, SESSION_CONFIG, STAGE_CONFIG
+
+HEAD_OBJECTS = ("HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +48,18 @@ class _Settings(NamedTuple):
     stage: str | None
     head: ObjectInfo | None
     profile: ObjectInfo | None
+
+
+def begin_allow_reads(base: str) -> None:
+    """Start the git reads an allow needs — where the repository is, its configuration,
+    HEAD's tree and profile — now, from the call's directory, before the repository is
+    known (git finds the same repository, configuration and HEAD from anywhere in its work
+    tree): they run side by side instead of one after the other. Each read takes its begun
+    answer when it asks from the same directory (the top level, where agents run their
+    hooks), else runs as before (git/process.py)."""
+    begin_discover(base)
+    begin_read_config(base)
+    begin_lookup_objects(base, HEAD_OBJECTS)
 
 
 def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
@@ -114,8 +137,7 @@ def _session_manifest(repo: Repository, session: str,
 def _read_settings(repo: Repository) -> _Settings:
     """The configured session and stage, HEAD's tree and profile: two git processes, run
     side by side."""
-    objects = in_background(
-        lambda: lookup_objects(repo, ["HEAD^{tree}", f"HEAD^{{tree}}:{PROFILE_NAME}"]))
+    objects = in_background(lambda: lookup_objects(repo, HEAD_OBJECTS))
     values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
     head, profile = objects()
     return _Settings(values.get(SESSION_CONFIG) or None, values.get(STAGE_CONFIG) or None,

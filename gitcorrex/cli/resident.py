@@ -9,12 +9,12 @@ with every module-level cache empty, so no answer can be stale.
 
 It serves only:
 - this user (the caller's SO_PEERCRED uid), this interpreter and this installation;
-- the start-up settings it was started with (`PYTHON*`, `LANG`, `LC_*`: paths, flags and
-  the streams' encoding are fixed when an interpreter starts);
+- the start-up settings it was started with (`PYTHON*`, `PYDANTIC_*`, `LANG`, `LC_*`:
+  paths, flags, the streams' encoding and pydantic's plugins are fixed when they load);
 - `assess --hook AGENT` calls (nothing else is sent here);
-- code that has not changed since it loaded it: every loaded module file, and the
-  interpreter, is compared with its stamp before each call; any change and it answers
-  "run it yourself" and retires.
+- code that has not changed since it loaded it: every loaded module file, every directory
+  on `sys.path` (a package installed or removed) and the interpreter are compared with
+  their stamps before each call; any change and it answers "run it yourself" and retires.
 Anything else is answered "run it yourself" (the launcher then `exec`s the ordinary hook).
 
 Lifecycle: started, detached in its own session, by the first launcher that finds none; it
@@ -60,6 +60,8 @@ PRELOAD = (
     "gitcorrex.agents.stop_check", "gitcorrex.agents.proven_allow",
     "gitcorrex.hooks.manifest_cache", "gitcorrex.session.state",
     "gitcorrex.session.manifest", "gitcorrex.session.runtime_actor", "gitcorrex.clock",
+    "gitcorrex.ledger.provenance", "gitcorrex.agents.reasons", "gitcorrex.manifest.assess",
+    "gitcorrex.session.assess_entry",
 )
 
 
@@ -104,8 +106,9 @@ def _preload() -> None:
 
 
 def code_stamps() -> dict[str, tuple[int, int, int]]:
-    """The stamp of every loaded module's file and of the interpreter."""
-    paths = {sys.executable}
+    """The stamp of every loaded module's file, of the directories on `sys.path` and of
+    the interpreter."""
+    paths = {sys.executable, *(entry for entry in sys.path if entry)}
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
         if isinstance(path, str):
@@ -180,7 +183,8 @@ class Server:
             self.listener = None
 
     def accept(self) -> None:
-        assert self.listener is not None
+        if self.listener is None:
+            return
         try:
             conn, _ = self.listener.accept()
         except OSError:
@@ -251,7 +255,8 @@ class Server:
                 if fd > 2:
                     os.close(fd)
             args, environ = _call_of(fields)
-            assert args is not None and environ is not None
+            if args is None or environ is None:  # `serves` read them before the fork
+                os._exit(2)
             os.chdir(os.fsdecode(fields[3]))
             os.umask(int(fields[4]))
             os.environ.clear()

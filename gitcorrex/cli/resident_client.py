@@ -28,9 +28,10 @@ import sys
 
 PROTOCOL = b"correx-resident-1"
 OFF = "CORREX_RESIDENT"
-# Settings Python reads once at start-up (paths, flags, the streams' encoding): a resident
-# process serves only calls that start with the same ones, so each set gets its own.
-START_PREFIXES = ("PYTHON", "LC_")
+# Settings read once at start-up (Python's paths, flags and streams' encoding; pydantic's
+# plugins, when the models load): a resident process serves only calls that start with the
+# same ones, so each set gets its own.
+START_PREFIXES = ("PYTHON", "PYDANTIC_", "LC_")
 START_NAMES = ("LANG", "LANGUAGE")
 SERVE = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
          "from gitcorrex.cli.resident import serve; serve()")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.commit_diffs import diff_commit_pairs as diff_commit_pairs
     from gitcorrex.git.commit_log import LoggedCommit as LoggedCommit
     from gitcorrex.git.commit_log import list_commits as list_commits
+    from gitcorrex.git.config import begin_read_config as begin_read_config
     from gitcorrex.git.config import config_flag as config_flag
     from gitcorrex.git.config import config_value as config_value
     from gitcorrex.git.config import config_values as config_values
@@ -90,6 +91,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.notes_transfer import tracking_ref as tracking_ref
     from gitcorrex.git.notes_transfer import writers_namespace as writers_namespace
     from gitcorrex.git.objects import ObjectInfo as ObjectInfo
+    from gitcorrex.git.objects import begin_lookup_objects as begin_lookup_objects
     from gitcorrex.git.objects import lookup_objects as lookup_objects
     from gitcorrex.git.objects import read_blob as read_blob
     from gitcorrex.git.objects import write_index_tree as write_index_tree
@@ -101,6 +103,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.remotes import head_upstream as head_upstream
     from gitcorrex.git.remotes import remote_default_branch as remote_default_branch
     from gitcorrex.git.repository import Repository as Repository
+    from gitcorrex.git.repository import begin_discover as begin_discover
     from gitcorrex.git.repository import discover as discover
     from gitcorrex.git.repository import require_ledger_format as require_ledger_format
     from gitcorrex.git.repository import unreadable_object_format as unreadable_object_format
@@ -152,6 +155,7 @@ FACE = {
     "diff_commit_pairs": "commit_diffs",
     "LoggedCommit": "commit_log",
     "list_commits": "commit_log",
+    "begin_read_config": "config",
     "config_flag": "config",
     "config_value": "config",
     "config_values": "config",
@@ -210,6 +214,7 @@ FACE = {
     "tracking_ref": "notes_transfer",
     "writers_namespace": "notes_transfer",
     "ObjectInfo": "objects",
+    "begin_lookup_objects": "objects",
     "lookup_objects": "objects",
     "read_blob": "objects",
     "write_index_tree": "objects",
@@ -221,6 +226,7 @@ FACE = {
     "head_branch": "remotes",
     "head_upstream": "remotes",
     "Repository": "repository",
+    "begin_discover": "repository",
     "discover": "repository",
     "require_ledger_format": "repository",
     "unreadable_object_format": "repository",

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.process import begin_git, decode_path, run_git
 from gitcorrex.git.repository import Repository
 
 LIST_ARGS = ("config", "-z", "--list", "--show-origin")
@@ -66,6 +66,11 @@ class ConfigSnapshot:
 
 
 _SNAPSHOTS: dict[tuple[str, tuple[str | None, ...]], ConfigSnapshot] = {}
+
+
+def begin_read_config(where: Path | str) -> None:
+    """Start `read_config(where)`'s git now, while the caller does other work (process.py)."""
+    begin_git(LIST_ARGS, cwd=where)
 
 
 def read_config(where: Path) -> ConfigSnapshot:

@@ -7,9 +7,10 @@ and the profile blob in it: one process instead of two, and no libgit2 import).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NamedTuple
 
-from gitcorrex.git.process import decode_path, encode_path, run_git
+from gitcorrex.git.process import begin_git, decode_path, encode_path, run_git
 from gitcorrex.git.repository import Repository
 
 
@@ -20,6 +21,19 @@ class ObjectInfo(NamedTuple):
     kind: str
 
 
+LOOKUP_ARGS = ("cat-file", "--batch-check=%(objectname) %(objecttype)")
+
+
+def begin_lookup_objects(top: Path | str, expressions: Sequence[str]) -> None:
+    """Start `lookup_objects`' git now from `top` (the work tree's top level, as far as the
+    caller knows yet), while the caller does other work (process.py)."""
+    begin_git(LOOKUP_ARGS, cwd=top, stdin=_lookup_input(expressions))
+
+
+def _lookup_input(expressions: Sequence[str]) -> bytes:
+    return b"".join(encode_path(expr) + b"\n" for expr in expressions)
+
+
 def lookup_objects(repo: Repository, expressions: Sequence[str]) -> list[ObjectInfo | None]:
     """Each expression's object, or None where it names nothing (unborn HEAD, no such path).
 
@@ -27,9 +41,8 @@ def lookup_objects(repo: Repository, expressions: Sequence[str]) -> list[ObjectI
     """
     if not expressions:
         return []
-    stdin = b"".join(encode_path(expr) + b"\n" for expr in expressions)
-    out = run_git(["cat-file", "--batch-check=%(objectname) %(objecttype)"],
-                  cwd=repo.work_tree or repo.git_dir, stdin=stdin).stdout
+    out = run_git(LOOKUP_ARGS, cwd=repo.work_tree or repo.git_dir,
+                  stdin=_lookup_input(expressions)).stdout
     answers: list[ObjectInfo | None] = []
     for line in out.split(b"\n")[:len(expressions)]:
         fields = line.decode("ascii", "replace").split(" ")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,6 +47,31 @@ class GitResult:
         return f"GitResult({self.returncode!r}, {self.stdout!r}, {self.stderr!r})"
 
 
+_Begun = tuple[tuple[str, ...], str, bytes | None]
+_BEGUN: dict[_Begun, Callable[[], subprocess.CompletedProcess[bytes]]] = {}
+
+
+def begin_git(args: Sequence[str], *, cwd: Path | str, stdin: bytes | None = None) -> None:
+    """Start `git ARGS` in `cwd` now, for a read the caller is about to make anyway but
+    cannot ask for yet (it waits for another answer first); the first `run_git` of the same
+    command in the same directory, with the same input and nothing else of its own, takes
+    its result instead of starting it again. The answer is the one git would give a few
+    milliseconds later; a begun read nobody asks for is simply not used."""
+    key = _begun_key(args, cwd, stdin)
+    if key in _BEGUN:
+        return
+    from gitcorrex.git.background import in_background
+
+    argv, env = ["git", *args], git_environment()
+    _BEGUN[key] = in_background(lambda: subprocess.run(
+        argv, cwd=cwd, env=env, input=stdin, capture_output=True, check=False),
+        name="correx-begun-git")
+
+
+def _begun_key(args: Sequence[str], cwd: Path | str, stdin: bytes | None) -> _Begun:
+    return tuple(args), os.path.realpath(cwd), stdin
+
+
 def run_git(
     args: Sequence[str],
     *,
@@ -61,11 +86,12 @@ def run_git(
     `keep_fds` stay open in git (a lock that must outlive us if we are killed); `unset`
     names inherited variables git must not see."""
     argv = ["git", *args]
-    full_env = git_environment(env, unset)
+    begun = (_BEGUN.pop(_begun_key(args, cwd, stdin), None)
+             if _BEGUN and env is None and not keep_fds and not unset else None)
     try:
-        proc = subprocess.run(
-            argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False,
-            pass_fds=tuple(keep_fds),
+        proc = begun() if begun is not None else subprocess.run(
+            argv, cwd=cwd, env=git_environment(env, unset), input=stdin, capture_output=True,
+            check=False, pass_fds=tuple(keep_fds),
         )
     except FileNotFoundError as exc:
         raise UnavailableError(

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, NotARepositoryError, UsageError
 from gitcorrex.git.config_faults import config_file_error
-from gitcorrex.git.process import decode_path, run_git
+from gitcorrex.git.process import begin_git, decode_path, run_git
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~5 ms)
 if TYPE_CHECKING:
@@ -164,10 +164,19 @@ def unreadable_object_format(repo: Repository) -> str | None:
     return None
 
 
+DISCOVER_ARGS = ("rev-parse", "--path-format=absolute", "--absolute-git-dir",
+                 "--git-common-dir", "--is-bare-repository", "--show-object-format",
+                 "--show-toplevel")
+
+
+def begin_discover(start: Path | str) -> None:
+    """Start `discover(start)`'s git now, while the caller does other work (process.py)."""
+    begin_git(DISCOVER_ARGS, cwd=start)
+
+
 def discover(start: Path) -> Repository:
     """Ask git itself where the repository is, as seen from `start`."""
-    args = ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--git-common-dir",
-            "--is-bare-repository", "--show-object-format", "--show-toplevel"]
+    args = DISCOVER_ARGS
     try:
         out = run_git(args, cwd=start).stdout
     except GitCommandError as exc:
