@@ -74,16 +74,32 @@ def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
     return len(body).to_bytes(4, "little") + body
 
 
-def peer_is_ours(sock: _socket.socket) -> bool:
-    """The process on the other end is this user's and runs this interpreter."""
+def peer_is_ours(sock: _socket.socket, settings: list[str]) -> bool:
+    """The process on the other end is this user's resident process as `start_resident`
+    starts it: this interpreter, this command line, the same start-up settings. A process
+    of another program cannot pass; one that could would already run inside every hook
+    process (a writable `site-packages`, a `usercustomize` module)."""
     cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
     pid, uid = int.from_bytes(cred[0:4], sys.byteorder), int.from_bytes(cred[4:8], sys.byteorder)
     if uid != os.getuid():
         return False
     try:
-        return os.readlink(f"/proc/{pid}/exe") == os.path.realpath(sys.executable)
+        if os.readlink(f"/proc/{pid}/exe") != os.path.realpath(sys.executable):
+            return False
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            if handle.read() != b"\0".join(map(os.fsencode, serve_argv())) + b"\0":
+                return False
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            entries = handle.read().split(b"\0")
     except OSError:
         return False
+    environ = dict(os.fsdecode(entry).partition("=")[::2] for entry in entries if b"=" in entry)
+    return start_settings(environ) == settings
+
+
+def serve_argv() -> list[str]:
+    """The resident process's command line."""
+    return [sys.executable, "-c", SERVE]
 
 
 def start_resident(environ: dict[str, str]) -> bool:
@@ -92,7 +108,7 @@ def start_resident(environ: dict[str, str]) -> bool:
     and every call runs in its own process, as without one."""
     null = os.devnull
     try:
-        os.posix_spawn(sys.executable, [sys.executable, "-c", SERVE], environ, setsid=True,
+        os.posix_spawn(sys.executable, serve_argv(), environ, setsid=True,
                        file_actions=[(os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
                                      (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
                                      (os.POSIX_SPAWN_DUP2, 1, 2)])
@@ -117,7 +133,8 @@ def hand_over(args: list[str]) -> None:
     environ = dict(os.environ)
     if environ.get(OFF) == "off" or not sys.platform.startswith("linux"):
         return
-    name = resident_name(sys.executable, package_dir(), start_settings(environ))
+    settings = start_settings(environ)
+    name = resident_name(sys.executable, package_dir(), settings)
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
     try:
         sock.connect(name)
@@ -125,7 +142,7 @@ def hand_over(args: list[str]) -> None:
         sock.close()
         start_resident(environ)
         return
-    if not peer_is_ours(sock):
+    if not peer_is_ours(sock, settings):
         sock.close()
         return
     sent: list[bool] = []

@@ -351,3 +351,38 @@ def test_an_idle_resident_process_ends(installed: tuple[Path, str], tmp_path: Pa
     while running(server) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not running(server) and resident_pid(env) is None
+
+
+SQUATTER = """
+import socket, sys
+name = bytes.fromhex(sys.argv[1])
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(name)
+server.listen(8)
+print("listening", flush=True)
+while True:
+    conn, _ = server.accept()
+    conn.recv(65536)
+    conn.sendall(b"X\\x00")  # "the call ran and exited 0": allowed
+    conn.close()
+"""
+
+
+def test_a_process_squatting_the_name_is_not_asked(installed: tuple[Path, str],
+                                                  tmp_path: Path) -> None:
+    """Anything of this user could bind the resident process's name first and answer
+    "allowed" to every call: the launcher talks only to a peer running this interpreter
+    with the resident process's own command line and start-up settings."""
+    root, command = installed
+    env = environment(tmp_path)
+    name = resident_name(sys.executable, package_dir(), start_settings(env))
+    squatter = subprocess.Popen([sys.executable, "-c", SQUATTER, name.hex()], env=env,
+                                stdout=subprocess.PIPE)
+    try:
+        assert squatter.stdout is not None and squatter.stdout.readline() == b"listening\n"
+        code, out, _ = run_hook(root, command, payloads(root)["write outside the manifest"],
+                                env)
+        assert code == 0 and "deny" in out, out
+    finally:
+        squatter.kill()
+        squatter.wait()
