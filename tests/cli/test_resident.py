@@ -256,7 +256,7 @@ def test_a_caller_killed_takes_its_call_along(installed: tuple[Path, str],
                                               tmp_path: Path) -> None:
     root, command = installed
     started_resident(root, command, environment(tmp_path))
-    env = {**environment(tmp_path), "CORREX_TEST_GIT_SLEEP": "5"}
+    env = {**environment(tmp_path), "CORREX_TEST_GIT_SLEEP": "30"}
     (tmp_path / GIT_LOG).unlink(missing_ok=True)
     proc = start_hook(root, hook_argv(command), env, payloads(root)["allowed write"],
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -266,7 +266,7 @@ def test_a_caller_killed_takes_its_call_along(installed: tuple[Path, str],
     (child,) = git_parents(tmp_path)
     proc.kill()
     proc.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 5  # its git would keep it 30 s
     while running(child) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not running(child), "the call outlived its caller"
