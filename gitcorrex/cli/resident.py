@@ -48,7 +48,7 @@ from gitcorrex.cli.resident_client import (
 
 IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
-MAX_REQUEST = 1 << 20
+MAX_REQUEST = 1 << 24  # far above what exec allows the arguments and environment
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 # What an agent hook call loads on its allow paths and its checks: loading more only costs
 # the resident process memory; loading less, the call time (nothing here decides anything).
@@ -198,7 +198,9 @@ class Server:
     def start(self, conn: socket.socket) -> None:
         """Receive a call and fork its child, or answer "run it yourself"."""
         received = _receive(conn)
-        if received is None:
+        if received is None:  # nothing started: the caller runs the call itself
+            with suppress(OSError):
+                conn.sendall(FALLBACK + b"-")
             conn.close()
             return
         fields, fds, after = received

@@ -158,9 +158,10 @@ def hand_over(args: list[str]) -> None:
         if handler != _signal.SIG_IGN:  # ignored here: ignored by the call
             _signal.signal(signo, forward)
     fds = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2))
+    request = request_bytes(args, environ)
     try:
-        sock.sendmsg([request_bytes(args, environ)],
-                     [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        sent_bytes = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+        sock.sendall(request[sent_bytes:])  # the rest of a large environment, if any
     except OSError:  # nothing was started: run it here
         sock.close()
         _restore(previous)
