@@ -386,3 +386,14 @@ def test_a_process_squatting_the_name_is_not_asked(installed: tuple[Path, str],
     finally:
         squatter.kill()
         squatter.wait()
+
+
+def test_the_resident_process_loads_nothing_that_fixes_the_callers_home() -> None:
+    """libgit2 fixes its configuration search path (HOME, XDG_CONFIG_HOME) when it loads:
+    loaded by the resident process, every child would read the first caller's global
+    config. The resident process loads the modules of the hook's paths, never pygit2 (a
+    child loads it, with its caller's environment, when a call records an event)."""
+    probe = ("from gitcorrex.cli.resident import _preload; _preload(); import sys; "
+             "print(sorted(name for name in ('pygit2', 'click') if name in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True)
+    assert out.stdout.decode().strip() == "[]"
