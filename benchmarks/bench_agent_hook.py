@@ -49,7 +49,7 @@ from common import (
 )
 
 from gitcorrex.agents.install import hook_command
-from gitcorrex.cli.resident_client import package_dir, resident_name, start_settings
+from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
 PROFILE = 'version = 1\n\n[stages.implement]\nwrites = ["/src/**", "/untracked/**"]\n'
 SESSION_PROFILE = """version = 1

@@ -36,15 +36,8 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
-from gitcorrex.cli.resident_client import (
-    EXITED,
-    FALLBACK,
-    PROTOCOL,
-    SIGNAL,
-    package_dir,
-    resident_name,
-    start_settings,
-)
+from gitcorrex.cli.resident_client import EXITED, FALLBACK, PROTOCOL, SIGNAL
+from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
 IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0

@@ -26,40 +26,20 @@ import _socket
 import os
 import sys
 
+from gitcorrex.resident_address import (
+    OFF,
+    package_dir,
+    peer_is_ours,
+    resident_name,
+    serve_argv,
+    start_settings,
+)
+
 PROTOCOL = b"correx-resident-1"
-OFF = "CORREX_RESIDENT"
-# Settings read once at start-up (Python's paths, flags and streams' encoding; pydantic's
-# plugins, when the models load): a resident process serves only calls that start with the
-# same ones, so each set gets its own.
-START_PREFIXES = ("PYTHON", "PYDANTIC_", "LC_")
-START_NAMES = ("LANG", "LANGUAGE")
-SERVE = ("import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; "
-         "from gitcorrex.cli.resident import serve; serve()")
 FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
 FALLBACK, EXITED, SIGNAL = b"F", b"X", b"S"
 LOST = ("git correx: the resident hook process ended before it answered, so this call is "
         "blocked; run it again (CORREX_RESIDENT=off runs every call in its own process)\n")
-
-
-def package_dir() -> str:
-    """The installed `gitcorrex` package this launcher belongs to."""
-    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def start_settings(environ: dict[str, str]) -> list[str]:
-    """The `NAME=value` start-up settings of `environ`, sorted."""
-    return sorted(f"{name}={value}" for name, value in environ.items()
-                  if name.startswith(START_PREFIXES) or name in START_NAMES)
-
-
-def resident_name(executable: str, package: str, settings: list[str]) -> bytes:
-    """The abstract socket name of the resident process for this user, interpreter (as
-    named: a virtualenv's own path, not the binary it links to), installation and start-up
-    settings (FNV-1a of them: the process checks each itself)."""
-    digest = 0xcbf29ce484222325
-    for byte in "\0".join([executable, package, *settings]).encode("utf-8", "surrogateescape"):
-        digest = ((digest ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return f"\0gitcorrex-resident-{os.getuid()}-{digest:016x}".encode()
 
 
 def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
@@ -72,34 +52,6 @@ def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
               *(os.fsencode(f"{name}={value}") for name, value in environ.items())]
     body = b"\0".join(fields)
     return len(body).to_bytes(4, "little") + body
-
-
-def peer_is_ours(sock: _socket.socket, settings: list[str]) -> bool:
-    """The process on the other end is this user's resident process as `start_resident`
-    starts it: this interpreter, this command line, the same start-up settings. A process
-    of another program cannot pass; one that could would already run inside every hook
-    process (a writable `site-packages`, a `usercustomize` module)."""
-    cred = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
-    pid, uid = int.from_bytes(cred[0:4], sys.byteorder), int.from_bytes(cred[4:8], sys.byteorder)
-    if uid != os.getuid():
-        return False
-    try:
-        if os.readlink(f"/proc/{pid}/exe") != os.path.realpath(sys.executable):
-            return False
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            if handle.read() != b"\0".join(map(os.fsencode, serve_argv())) + b"\0":
-                return False
-        with open(f"/proc/{pid}/environ", "rb") as handle:
-            entries = handle.read().split(b"\0")
-    except OSError:
-        return False
-    environ = dict(os.fsdecode(entry).partition("=")[::2] for entry in entries if b"=" in entry)
-    return start_settings(environ) == settings
-
-
-def serve_argv() -> list[str]:
-    """The resident process's command line."""
-    return [sys.executable, "-c", SERVE]
 
 
 def start_resident(environ: dict[str, str]) -> bool:

@@ -10,6 +10,8 @@ is wrong and the fix.
 
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -27,6 +29,7 @@ from gitcorrex.hooks.location import HOOKS_PATH_CONFIG
 from gitcorrex.hooks.script_templates import COMMIT_HOOKS
 from gitcorrex.hooks.status import HookFile, HooksStatus, hooks_status
 from gitcorrex.model.conclusion import Conclusion
+from gitcorrex.resident_address import OFF, running_resident
 
 INSTALL = "git correx hooks install"
 FAIL, WARN, INFO, OK = "fail", "warn", "info", "ok"
@@ -78,6 +81,7 @@ def diagnose(repo: Repository) -> DoctorReport:
         findings += _worktree_findings(str(worktree.path), hooks_status(repo, cwd=worktree.path),
                                        unreadable)
     findings.append(_watch_finding(repo))
+    findings.append(_resident_finding(repo))
     return DoctorReport(findings + _environment_findings(repo))
 
 
@@ -99,6 +103,25 @@ def _watch_finding(repo: Repository) -> Finding:
         return Finding(WARN, str(repo.root), "watcher", said,
                        "start watchman, then `git correx watch start`")
     return Finding(OK if status.on else INFO, str(repo.root), "watcher", said)
+
+
+def _resident_finding(repo: Repository) -> Finding:
+    """Whether agent hook calls from this interpreter and environment are handed to a
+    resident process (docs/agents/README.md, "The resident process")."""
+    where = str(repo.root)
+    if os.environ.get(OFF) == "off":
+        return Finding(INFO, where, "resident process", f"off ({OFF}=off): every agent hook "
+                       "call runs in its own process")
+    if not sys.platform.startswith("linux"):
+        return Finding(INFO, where, "resident process", "not on this platform: every agent "
+                       "hook call runs in its own process")
+    pid = running_resident(dict(os.environ))
+    if pid is None:
+        return Finding(INFO, where, "resident process", "none for this interpreter and "
+                       "environment: the next agent hook call starts one")
+    return Finding(OK, where, "resident process", f"pid {pid} takes the agent hook calls of "
+                   f"this interpreter and environment (`kill {pid}` ends it once its calls "
+                   "ended; it also ends when idle or when the installed code changes)")
 
 
 def _worktree_findings(where: str, status: HooksStatus,

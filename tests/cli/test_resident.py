@@ -23,12 +23,8 @@ from pathlib import Path
 import pytest
 
 from gitcorrex.agents.install import hook_command
-from gitcorrex.cli.resident_client import (
-    LOST,
-    package_dir,
-    resident_name,
-    start_settings,
-)
+from gitcorrex.cli.resident_client import LOST
+from gitcorrex.resident_address import package_dir, resident_name, start_settings
 from tests.agents.conftest import claude
 from tests.conftest import git, run_correx, write
 
@@ -80,6 +76,8 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name != "CORREX_RESIDENT"}
     env["PATH"] = f"{logging_git(tmp_path)}{os.pathsep}{env['PATH']}"
     env["CORREX_RESIDENT_IDLE_SECONDS"] = "20"
+    # a start-up setting of its own (Python ignores it): each test its own resident process
+    env["PYTHON_CORREX_TEST"] = str(tmp_path)
     env.update(extra)
     return env
 
@@ -397,3 +395,23 @@ def test_the_resident_process_loads_nothing_that_fixes_the_callers_home() -> Non
              "print(sorted(name for name in ('pygit2', 'click') if name in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True)
     assert out.stdout.decode().strip() == "[]"
+
+
+def doctor_says(root: Path, env: dict[str, str]) -> dict[str, str]:
+    proc = subprocess.run([sys.executable, "-m", "gitcorrex", "doctor", "--json"], cwd=root,
+                          env=env, capture_output=True, check=False)
+    findings = json.loads(proc.stdout)["findings"]
+    (found,) = [finding for finding in findings if finding["subject"] == "resident process"]
+    return dict(found)
+
+
+def test_doctor_names_the_resident_process(installed: tuple[Path, str],
+                                           tmp_path: Path) -> None:
+    root, command = installed
+    env = environment(tmp_path)
+    assert "the next agent hook call starts one" in doctor_says(root, env)["message"]
+    server = started_resident(root, command, env)
+    running = doctor_says(root, env)
+    assert running["level"] == "ok" and f"pid {server} " in running["message"], running
+    off = doctor_says(root, {**env, "CORREX_RESIDENT": "off"})
+    assert off["level"] == "info" and "CORREX_RESIDENT=off" in off["message"]
