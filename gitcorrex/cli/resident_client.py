@@ -113,8 +113,9 @@ def hand_over(args: list[str]) -> None:
     request = request_bytes(args, environ)
     try:
         sent_bytes = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
-        sock.sendall(request[sent_bytes:])  # the rest of a large environment, if any
-    except OSError:  # nothing was started: run it here
+        if sent_bytes < len(request):  # the rest of a large environment
+            sock.sendall(request[sent_bytes:])
+    except OSError:  # the request is not whole: nothing was started, run it here
         sock.close()
         _restore(previous)
         for signo in pending:
