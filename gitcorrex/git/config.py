@@ -16,12 +16,17 @@ lower case, a subsection as written), so `core.hooksPath` and `core.hookspath` a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
 from gitcorrex.git.process import decode_path, run_git
-from gitcorrex.git.repository import Repository
+
+TYPE_CHECKING = False  # no `pathlib` at run time: `state` asks for the config before it loads
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from gitcorrex.git.process import GitResult
+    from gitcorrex.git.repository import Repository
 
 LIST_ARGS = ("config", "-z", "--list", "--show-origin")
 _ENV_NAMES = ("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL",
@@ -68,16 +73,17 @@ class ConfigSnapshot:
 _SNAPSHOTS: dict[tuple[str, tuple[str | None, ...]], ConfigSnapshot] = {}
 
 
-def read_config(where: Path) -> ConfigSnapshot:
-    """The configuration git sees when run in `where` (a work tree or a git dir).
+def read_config(where: Path, *, asked: GitResult | None = None) -> ConfigSnapshot:
+    """The configuration git sees when run in `where` (a work tree or a git dir); `asked`:
+    git's answer to `LIST_ARGS` there, when the caller started it already (state_start.py).
 
     A config file git cannot parse is a ConfigError (exit 2) quoting git's reason; any other
     failure of git is a GitCommandError (exit 3)."""
     cache_key = (str(where), _environment())
     cached = _SNAPSHOTS.get(cache_key)
-    if cached is not None and cached.is_current():
+    if asked is None and cached is not None and cached.is_current():
         return cached
-    result = run_git(LIST_ARGS, cwd=where, check=False)
+    result = run_git(LIST_ARGS, cwd=where, check=False) if asked is None else asked
     if result.returncode != 0:
         stderr = decode_path(result.stderr)
         from gitcorrex.git.config_faults import config_file_error  # only when git refused

@@ -15,12 +15,17 @@ judge trust read parents from the commit objects (notes_history.py), so grafts a
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, UnavailableError
+
+# `subprocess` and `pathlib` (~6 ms) load on first use: `git correx state` starts its first
+# git processes before they load (state_start.py, through spawn.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
+    from pathlib import Path
 
 # no replace refs; a graft file that cannot exist (ENOTDIR: git neither reads nor warns)
 REAL_OBJECTS = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_GRAFT_FILE": "/dev/null/no-grafts"}
@@ -60,6 +65,8 @@ def run_git(
     """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`.
     `keep_fds` stay open in git (a lock that must outlive us if we are killed); `unset`
     names inherited variables git must not see."""
+    import subprocess
+
     argv = ["git", *args]
     full_env = git_environment(env, unset)
     try:
@@ -80,6 +87,8 @@ def run_git(
 def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
     """Start `git ARGS` with pipes on all three streams, for a conversation with a
     long-running git (`cat-file --batch`); the caller writes, reads and waits."""
+    import subprocess
+
     try:
         return subprocess.Popen(["git", *args], cwd=cwd, env=git_environment(),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -116,5 +125,7 @@ def encode_path(text: str) -> bytes:
 @lru_cache(maxsize=1)
 def git_version() -> str:
     """`git --version` without the prefix; recorded in every event's `tool`."""
+    from pathlib import Path
+
     out = run_git(["--version"], cwd=Path.cwd()).stdout.decode("ascii", "replace").strip()
     return out.removeprefix("git version ").strip()
