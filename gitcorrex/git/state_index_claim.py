@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import suppress
 
 try:
     import fcntl
@@ -57,15 +56,13 @@ def claim_kept_index(git_dir: str | Path, common_dir: str | Path,
         return None
     try:
         index = os.path.join(home, INDEX_NAME)
-        with suppress(FileNotFoundError):
-            os.unlink(index + ".lock")  # a git killed mid-write: nobody else holds our lock
+        _remove(index + ".lock")  # a git killed mid-write: nobody else holds our lock
         record = read_record(index)
         user_stamp, index_stamp = file_stamp(source), file_stamp(index)
         reusable = (record is not None and record.get("user_index") == user_stamp
                     and index_stamp is not None and record.get("index") == index_stamp
                     and record.get("pruning") == pruning_stamp(common_dir))
-        with suppress(FileNotFoundError):
-            os.unlink(record_path(index))  # from here on a crash means: rebuild
+        _remove(record_path(index))  # from here on a crash means: rebuild
         return KeptClaim(index, lock_fd, record if reusable else None, index_stamp, user_stamp)
     except BaseException:
         os.close(lock_fd)
@@ -117,8 +114,7 @@ def _try_lock(home: str) -> int | None:
     if fcntl is None:
         return None
     try:
-        with suppress(FileExistsError):
-            os.mkdir(home)
+        os.makedirs(home, exist_ok=True)  # the git dir exists: only `correx/` may be made
         fd = os.open(os.path.join(home, INDEX_NAME + ".owner"),
                      os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError:
@@ -129,3 +125,11 @@ def _try_lock(home: str) -> int | None:
         os.close(fd)
         return None
     return fd
+
+
+def _remove(path: str) -> None:
+    """Delete `path` if it exists (no `contextlib` on this path: ~0.5 ms)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return

@@ -32,19 +32,9 @@ from __future__ import annotations
 import os
 
 from gitcorrex.errors import GitCommandError
-from gitcorrex.git.config import LIST_ARGS
 from gitcorrex.git.discovery import DISCOVERY_ARGS, discovered_dirs
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.spawn import SpawnedGit, spawn_git
-from gitcorrex.git.state_index_claim import (
-    HOME,
-    INDEX_NAME,
-    WATCH_FILE,
-    KeptClaim,
-    claim_kept_index,
-    has_untracked_cache,
-)
-from gitcorrex.git.state_scan import begin_scan
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
@@ -53,10 +43,14 @@ if TYPE_CHECKING:
 
     from gitcorrex.git.process import GitResult
     from gitcorrex.git.repository import Repository
+    from gitcorrex.git.state_index_claim import KeptClaim
 
     Scan = Callable[[], list[bytes] | None]
 
 HEAD_TREE_ARGS = ("rev-parse", "-q", "--verify", "HEAD^{tree}")
+# Variables that move git's discovery, or the index: with any of them set, no guess.
+GUESS_SPOILERS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+                  "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM")
 
 
 def head_tree_oid(root: Path, asked: GitResult | None = None) -> str | None:
@@ -89,6 +83,8 @@ class StateStart:
     def adopt(self, repo: Repository) -> StateStart | None:
         """What was begun for `repo`, handed over (this one keeps nothing); None, after
         closing it, when nothing was claimed or the claim is another repository's."""
+        from gitcorrex.git.state_index_claim import HOME, INDEX_NAME
+
         taken = StateStart(None)
         for name in ("claim", "scan", "head", "settings"):
             setattr(taken, name, getattr(self, name))
@@ -130,17 +126,62 @@ class StateStart:
 
 def begin_state() -> StateStart | None:
     """Ask where the repository is and, when its kept index can be reused, begin the scan
-    and the queries on it; None when git cannot even be started (the regular path says so)."""
+    and the queries on it; None when git cannot even be started (the regular path says so).
+    The scan begins on a guess (`guess_repository`) while git answers; on any mismatch with
+    git's answer the guess is closed, unused, and everything begins again on the answer."""
     try:
-        discovery = spawn_git(DISCOVERY_ARGS, check=False).wait()
+        asking = spawn_git(DISCOVERY_ARGS, check=False)
     except OSError:
         return None
+    guess = guess_repository()
+    started = _begin_on(StateStart(None), guess[0], guess[0], guess[1]) if guess else None
+    discovery = asking.wait()
+    found = discovered_dirs(discovery.stdout) if discovery.returncode == 0 else None
+    if started is not None:
+        if guess and found and found[:3] == (guess[0], guess[0], guess[1]):
+            started.discovery = discovery
+            return started
+        started.close()  # its record was deleted when claimed: that index is rebuilt next
     start = StateStart(discovery)
-    if discovery.returncode != 0 or os.environ.get("GIT_INDEX_FILE"):
+    if found is None or found[2] is None or os.environ.get("GIT_INDEX_FILE"):
         return start
-    git_dir, common_dir, work_tree, _ = discovered_dirs(discovery.stdout)
-    if work_tree is None:
-        return start
+    return _begin_on(start, found[0], found[1], found[2])
+
+
+def guess_repository() -> tuple[str, str] | None:
+    """The git dir and work tree git will most likely find from here: the nearest `.git`
+    directory holding a HEAD, in a main work tree (no `commondir`); None where git's answer
+    depends on more (a `.git` file, an environment variable that moves discovery)."""
+    if any(os.environ.get(name) for name in GUESS_SPOILERS):
+        return None
+    try:
+        here = os.getcwd()
+    except OSError:
+        return None
+    while True:
+        dot = os.path.join(here, ".git")
+        if os.path.isfile(os.path.join(dot, "HEAD")):
+            return None if os.path.lexists(os.path.join(dot, "commondir")) else (dot, here)
+        if os.path.lexists(dot):
+            return None
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _begin_on(start: StateStart, git_dir: str, common_dir: str, work_tree: str) -> StateStart:
+    """Claim `git_dir`'s kept index and, when it is reused as it is, begin the scan and the
+    queries in `work_tree`; whatever fails is closed and left to the regular path."""
+    from gitcorrex.git.config import LIST_ARGS
+    from gitcorrex.git.state_index_claim import (
+        HOME,
+        WATCH_FILE,
+        claim_kept_index,
+        has_untracked_cache,
+    )
+    from gitcorrex.git.state_scan import begin_scan
+
     try:
         start.claim = claim = claim_kept_index(git_dir, common_dir,
                                                os.path.join(git_dir, "index"))
@@ -152,5 +193,5 @@ def begin_state() -> StateStart | None:
             start.settings = spawn_git(LIST_ARGS, cwd=work_tree, check=False)
     except Exception:
         start.close()
-        return StateStart(discovery)
+        return StateStart(start.discovery)
     return start
