@@ -23,8 +23,8 @@ def main(argv: list[str] | None = None) -> None:
     the same boundary, so it is the same interrupt as any other — exit 130 and one line, or
     the agent's blocking answer — never a traceback."""
     args = sys.argv[1:] if argv is None else argv
-    state_start = _begin_state(args)
     try:
+        state_start = _begin_state(args)
         _end_through_the_boundary(args, lambda: _serve(args, argv, state_start))
     except KeyboardInterrupt as stop:
         import signal
