@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 
-from gitcorrex.errors import GitCommandError
 from gitcorrex.git.process import decode_path, run_git
 
 TYPE_CHECKING = False  # no `pathlib` at run time: `state` asks for the config before it loads
@@ -86,7 +85,8 @@ def read_config(where: Path, *, asked: GitResult | None = None) -> ConfigSnapsho
     result = run_git(LIST_ARGS, cwd=where, check=False) if asked is None else asked
     if result.returncode != 0:
         stderr = decode_path(result.stderr)
-        from gitcorrex.git.config_faults import config_file_error  # only when git refused
+        from gitcorrex.errors import GitCommandError  # only when git refused
+        from gitcorrex.git.config_faults import config_file_error
 
         raise config_file_error(stderr) or GitCommandError(["git", *LIST_ARGS],
                                                            result.returncode, stderr)

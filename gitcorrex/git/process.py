@@ -15,16 +15,14 @@ judge trust read parents from the commit objects (notes_history.py), so grafts a
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from gitcorrex.errors import GitCommandError, UnavailableError
-
-# `subprocess` and `pathlib` (~6 ms) load on first use: `git correx state` starts its first
-# git processes before they load (state_start.py, through spawn.py).
+# `subprocess`, `pathlib` and the error classes (~7 ms) load on first use: `git correx state`
+# starts its first git processes before they load (state_start.py, through spawn.py).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from collections.abc import Mapping, Sequence
     from pathlib import Path
 
 # no replace refs; a graft file that cannot exist (ENOTDIR: git neither reads nor warns)
@@ -67,6 +65,8 @@ def run_git(
     names inherited variables git must not see."""
     import subprocess
 
+    from gitcorrex.errors import GitCommandError, UnavailableError
+
     argv = ["git", *args]
     full_env = git_environment(env, unset)
     try:
@@ -88,6 +88,8 @@ def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
     """Start `git ARGS` with pipes on all three streams, for a conversation with a
     long-running git (`cat-file --batch`); the caller writes, reads and waits."""
     import subprocess
+
+    from gitcorrex.errors import UnavailableError
 
     try:
         return subprocess.Popen(["git", *args], cwd=cwd, env=git_environment(),

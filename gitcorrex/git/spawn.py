@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Sequence
 
-from gitcorrex.errors import GitCommandError
 from gitcorrex.git.process import GitResult, decode_path, git_environment
+
+TYPE_CHECKING = False  # no `typing`, no `collections.abc` before the first git starts
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 RESTORED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFSZ")
                          if hasattr(signal, name))
@@ -41,6 +43,8 @@ class SpawnedGit:
             self._result = GitResult(os.waitstatus_to_exitcode(status), out, err)
         result = self._result
         if self._check and result.returncode != 0:
+            from gitcorrex.errors import GitCommandError  # loaded by the first failure
+
             raise GitCommandError(self._argv, result.returncode, decode_path(result.stderr))
         return result
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import os
 
-from gitcorrex.errors import GitCommandError
 from gitcorrex.git.discovery import DISCOVERY_ARGS, discovered_dirs
 from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.spawn import SpawnedGit, spawn_git
@@ -61,6 +60,8 @@ def head_tree_oid(root: Path, asked: GitResult | None = None) -> str | None:
         return result.stdout.decode("ascii").strip()
     if result.returncode == 1 and not result.stdout:
         return None
+    from gitcorrex.errors import GitCommandError  # loaded by the first failure
+
     raise GitCommandError(["git", *HEAD_TREE_ARGS], result.returncode,
                           decode_path(result.stderr))
 
