@@ -53,6 +53,8 @@ def spawn_git(args: Sequence[str], *, cwd: str | None = None, env: dict[str, str
               keep_fds: Sequence[int] = (), check: bool = True) -> SpawnedGit:
     """Start `git ARGS` (in `cwd`, else here); OSError when it cannot start (no git on PATH:
     the caller falls back to `run_git`, which reports it)."""
+    if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows: `run_git` instead
+        raise OSError("os.posix_spawnp is not available here")
     argv = ["git", *(["-C", cwd] if cwd is not None else []), *args]
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
