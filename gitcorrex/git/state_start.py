@@ -8,16 +8,23 @@ modules, the boundary: ~13 ms more) before the scan started did not fit, and nei
 the two queries a measurement asks beside the scan (HEAD's tree, the settings) started
 after those imports: on two cores, `git status`'s two threads starve a Python process that
 is still loading. So `main` calls `begin_state` first, with nothing loaded but `os`,
-`fcntl`, `json`, `select`, `signal` and these few modules, and it starts:
+`signal`, `select` and three small modules (`json`, `fcntl` and the claim's modules load
+while git answers the first question), and it starts:
 
-1. git's discovery (`discovery.py`), asked from here as `repository.discover` asks, and
-   waited for (~2.5 ms): every step after it needs the repository;
-2. the worktree's kept index claimed (`state_index_claim.py`), exactly as
-   `open_state_index` claims it, unless `GIT_INDEX_FILE` names another index;
+1. git's discovery (`discovery.py`), asked from here as `repository.discover` asks;
+2. while git answers, on a guess of its answer (`guess_repository`: the nearest `.git`
+   directory, when no variable moves discovery), or else on its answer: the worktree's
+   kept index claimed (`state_index_claim.py`), exactly as `open_state_index` claims it;
 3. when the claim says the index is reused as it is, carries git's untracked cache and no
    watcher is configured: the scan on it (`state_scan.begin_scan`, the scan the probe
    would begin), then `rev-parse HEAD^{tree}` and `config --list` in the work tree (the
    probe's two queries, `HEAD_TREE_ARGS` and `config.LIST_ARGS`), none waited for.
+
+A guess is kept only when git's answer names the same git dir, common dir and work tree:
+git started in that work tree then finds what git started here found (same environment,
+same config). On any difference everything begun on the guess is closed unused — the
+claim deleted that index's record, so its next use rebuilds it — and the steps begin
+again on git's answer.
 
 The rest of the program loads while git works. `StateProbe` adopts what was begun: the claim
 goes to `open_state_index`, the scan where the probe would have begun its own, the answers
