@@ -13,7 +13,10 @@ start-up. Prints wall and CPU medians (with min/max) and the load
 average, and exits 1 when correx's median exceeds `--max-ratio` (1.0: issue 30) times git status's.
 Usage:
 
-    python benchmarks/bench_state.py [--runs N] [--files N] [--workdir DIR]
+    python benchmarks/bench_state.py [--runs N] [--files N] [--workdir DIR] [--against SCRIPT]
+
+`--against SCRIPT` adds another build's console script (e.g. main installed in its own
+virtualenv) as a row, timed interleaved with the others: an A/B in one run.
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ def correx_command() -> list[str]:
 
 
 def parse_args() -> argparse.Namespace:
-    return standard_args(__doc__ or "", max_ratio=1.0).parse_args()
+    parser = standard_args(__doc__ or "", max_ratio=1.0)
+    parser.add_argument("--against", type=Path, help="another build's git-correx script")
+    return parser.parse_args()
 
 
 def check_same_key(repo: Path) -> str:
@@ -76,12 +81,16 @@ def check_same_key(repo: Path) -> str:
     return outputs[0].decode()
 
 
-def commands_to_time() -> dict[str, list[str] | str]:
-    """The two contenders, then rows that show where the difference goes."""
+def commands_to_time(against: Path | None = None) -> dict[str, list[str] | str]:
+    """The two contenders (and `against`'s state), then rows that show where the
+    difference goes."""
     correx = correx_command()
+    other: dict[str, list[str] | str] = {f"{against} state": [str(against), "state"]
+                                         } if against else {}
     return {
         BASELINE: ["git", "status", "--porcelain"],
         CORREX: correx,
+        **other,
         "pipeline on a copy of the index (cp + add -A + write-tree)": PIPELINE,
         "add -A + write-tree on a kept index": KEPT,
         "status on a kept index with the untracked cache (a key, nothing changed)": KEPT_STATUS,
@@ -97,7 +106,7 @@ def main() -> int:
     repo = make_large_repo(args.workdir / f"state-{args.files}", files=args.files)
     key = check_same_key(repo)
     load_before = load_average()
-    times, cpu = time_commands_cpu(commands_to_time(), args.runs, cwd=repo)
+    times, cpu = time_commands_cpu(commands_to_time(args.against), args.runs, cwd=repo)
     for name in ("bench-index", "bench-kept"):
         (repo / ".git" / name).unlink(missing_ok=True)
     ratio = median(times[CORREX]) / median(times[BASELINE])

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitcorrex.agents.hook_call import agent_call, call_base, correx_session
-from gitcorrex.agents.proven_allow import begin_allow_reads, proven_allowed
+from gitcorrex.agents.proven_allow import AllowReads, proven_allowed
 from gitcorrex.agents.request import ALLOW, HookOptions, HookRequest, Verdict
 from gitcorrex.git import discover
 from gitcorrex.model.conclusion import Conclusion
@@ -26,10 +26,13 @@ def judge_file_call(request: HookRequest, options: HookOptions, *, default_cwd: 
                     clock: Callable[[], datetime]) -> Verdict:
     """ALLOW, or a block naming each refused path with its rule and fix."""
     base = call_base(request, default=default_cwd)
-    if not options.record_all:  # the allow path's reads, begun side by side
-        begin_allow_reads(str(base))
-    repo = discover(base)
-    allowed, read = proven_allowed(repo, request, options, str(base))
+    reads = None if options.record_all else AllowReads(str(base))  # begun side by side
+    try:
+        repo = discover(base, asked=None if reads is None else reads.discovery())
+        allowed, read = proven_allowed(repo, request, options, str(base), reads)
+    finally:
+        if reads is not None:
+            reads.close()
     if allowed:
         return ALLOW
     from gitcorrex.agents.reasons import block_reason

@@ -39,6 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
+    from gitcorrex.git import GitResult, SpawnedGit
     from gitcorrex.model.session_state import SessionState
     from gitcorrex.model.write_manifest import Manifest
 
@@ -50,33 +51,58 @@ class _Settings(NamedTuple):
     profile: ObjectInfo | None
 
 
-def begin_allow_reads(base: str) -> None:
-    """Start the git reads an allow needs — where the repository is, its configuration,
-    HEAD's tree and profile — now, from the call's directory, before the repository is
-    known (git finds the same repository, configuration and HEAD from anywhere in its work
-    tree): they run side by side instead of one after the other. Each read takes its begun
-    answer when it asks from the same directory (the top level, where agents run their
-    hooks), else runs as before (git/process.py)."""
-    begin_discover(base)
-    begin_read_config(base)
-    begin_lookup_objects(base, HEAD_OBJECTS)
+class AllowReads:
+    """The git reads an allow needs — where the repository is, its configuration, HEAD's
+    tree and profile — started side by side from the call's directory before the
+    repository is known: git finds the same repository, configuration and HEAD from
+    anywhere in its work tree. `discovery` answers `discover(base)`; the other two are used
+    only when `base` is the top level git then names (where agents run their hooks), else
+    asked again from there. Whatever nobody took is collected by `close`."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self._discovery = begin_discover(base)
+        self._config = begin_read_config(base)
+        self._objects = begin_lookup_objects(base, HEAD_OBJECTS)
+
+    def discovery(self) -> GitResult | None:
+        started, self._discovery = self._discovery, None
+        return None if started is None else started.wait()
+
+    def settings(self, repo: Repository) -> tuple[SpawnedGit | None, SpawnedGit | None]:
+        """The configuration's and the objects' git, when they were asked from `repo`'s
+        top level (the caller waits for them)."""
+        if repo.work_tree is None or \
+                os.path.realpath(self.base) != os.path.realpath(repo.work_tree):
+            return None, None
+        config, objects, self._config, self._objects = self._config, self._objects, None, None
+        return config, objects
+
+    def close(self) -> None:
+        for started in (self._discovery, self._config, self._objects):
+            if started is not None:
+                with suppress(Exception):
+                    started.wait()
+        self._discovery = self._config = self._objects = None
 
 
 def proven_allowed(repo: Repository, request: HookRequest, options: HookOptions,
-                   base: str) -> tuple[bool, SessionState | None]:
+                   base: str, reads: AllowReads | None = None
+                   ) -> tuple[bool, SessionState | None]:
     """True only when the full judge would allow every path and record nothing; with the
     session state read on the way (None: none was), which the judge then uses: a call
     reads its session once."""
     state: list[SessionState] = []
-    allowed = _proven(repo, request, options, base, state)
+    allowed = _proven(repo, request, options, base, state, reads)
     return allowed, state[0] if state else None
 
 
 def _proven(repo: Repository, request: HookRequest, options: HookOptions, base: str,
-            state: list[SessionState]) -> bool:
+            state: list[SessionState], reads: AllowReads | None) -> bool:
     if options.record_all or request.action not in (Action.WRITE, Action.READ):
         return False
-    pending = in_background(lambda: _read_settings(repo))
+    asked = reads.settings(repo) if reads is not None else (None, None)
+    pending = in_background(lambda: _read_settings(repo, *asked))
     relative = _plain_paths(repo, request.paths, base)
     if request.action == Action.WRITE and relative is not None:
         from gitcorrex.hooks.manifest_cache import base_manifest  # imports while git reads
@@ -134,11 +160,14 @@ def _session_manifest(repo: Repository, session: str,
             acting()  # its git process does not outlive the call; the judge asks again
 
 
-def _read_settings(repo: Repository) -> _Settings:
+def _read_settings(repo: Repository, config: SpawnedGit | None = None,
+                   objects_git: SpawnedGit | None = None) -> _Settings:
     """The configured session and stage, HEAD's tree and profile: two git processes, run
-    side by side."""
-    objects = in_background(lambda: lookup_objects(repo, HEAD_OBJECTS))
-    values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG))
+    side by side (or begun already: `AllowReads`)."""
+    objects = in_background(lambda: lookup_objects(
+        repo, HEAD_OBJECTS, asked=None if objects_git is None else objects_git.wait()))
+    values = config_values(repo, (SESSION_CONFIG, STAGE_CONFIG),
+                           asked=None if config is None else config.wait())
     head, profile = objects()
     return _Settings(values.get(SESSION_CONFIG) or None, values.get(STAGE_CONFIG) or None,
                      head, profile)

@@ -8,6 +8,7 @@ TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from gitcorrex.git import StateStart
     from gitcorrex.model.conclusion import Conclusion
 
 
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> None:
             from gitcorrex.cli.resident_client import hand_over
 
             hand_over(args)  # ends the process when the resident process ran the call
-        _end_through_the_boundary(args, lambda: _serve(args, argv))
+        state_start = _begin_state(args)
+        _end_through_the_boundary(args, lambda: _serve(args, argv, state_start))
     except KeyboardInterrupt as stop:
         import signal
 
@@ -53,8 +55,18 @@ def _end_through_the_boundary(args: list[str], body: Callable[[], Conclusion | i
         exit_now(run_guarded(body))
 
 
-def _serve(args: list[str], argv: list[str] | None) -> Conclusion | int:
-    return _answer(args, argv) if is_agent_hook(args) else _dispatch(args, argv)
+def _serve(args: list[str], argv: list[str] | None,
+           state_start: StateStart | None) -> Conclusion | int:
+    return _answer(args, argv) if is_agent_hook(args) else _dispatch(args, argv, state_start)
+
+
+def _begin_state(args: list[str]) -> StateStart | None:
+    """`state`'s scan, begun before anything else loads (git/state_start.py says why)."""
+    if args[:1] != ["state"] or "-h" in args or "--help" in args:
+        return None
+    from gitcorrex.git import begin_state
+
+    return begin_state()
 
 
 def _raise(stop: BaseException) -> Conclusion | int:
@@ -68,13 +80,14 @@ def is_agent_hook(args: list[str]) -> bool:
         arg == "--hook" or arg.startswith("--hook=") for arg in args[1:])
 
 
-def _dispatch(args: list[str], argv: list[str] | None) -> Conclusion | int:
+def _dispatch(args: list[str], argv: list[str] | None,
+              state_start: StateStart | None = None) -> Conclusion | int:
     """The commands answered before click loads first, then click; verify's first scan
-    started before."""
+    started before, and what `state` began before anything loaded."""
     from gitcorrex.cli.head_start import HeadStart
     from gitcorrex.cli.startup import run_startup
 
-    with HeadStart.for_args(args) as head_start:
+    with HeadStart.for_args(args, state_start) as head_start:
         ended = run_startup(args, head_start)
         if ended is None:
             from gitcorrex.cli.root import run

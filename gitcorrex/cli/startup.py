@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from gitcorrex.cli.head_start import HeadStart
+    from gitcorrex.git import StateStart
 
     Runner = Callable[[HeadStart | None, dict[str, Any]], Conclusion | int | None]
 
@@ -82,7 +83,7 @@ def log(_: HeadStart | None, params: dict[str, Any]) -> Conclusion:
 
 
 RUNNERS: dict[tuple[str, ...], Runner] = {
-    ("state",): lambda _, params: print_state(**params),
+    ("state",): lambda head_start, params: print_state(head_start, **params),
     ("verify",): verify,
     ("session", "status"): session_status,
     ("log",): log,
@@ -91,19 +92,25 @@ RUNNERS: dict[tuple[str, ...], Runner] = {
 }
 
 
-def print_state(*, as_json: bool) -> Conclusion:
-    """`state`: the key, or the `--json` document."""
+def print_state(head_start: HeadStart | None = None, *, as_json: bool) -> Conclusion:
+    """`state`: the key, or the `--json` document; on what `main` began, when it did."""
     from pathlib import Path  # only `state` needs it here
 
-    sys.stdout.write(state_text(Path.cwd(), as_json=as_json))
+    began = head_start.take_state_start() if head_start is not None else None
+    try:
+        sys.stdout.write(state_text(Path.cwd(), as_json=as_json, began=began))
+    finally:
+        if began is not None:
+            began.close()  # what the probe did not adopt (discovery failed)
     return Conclusion.OK
 
 
-def state_text(start: Path, *, as_json: bool) -> str:
+def state_text(start: Path, *, as_json: bool, began: StateStart | None = None) -> str:
     """What `git correx state` prints: the key, or `{"state_key", "head_tree", "dirty"}`."""
     from gitcorrex.git import compute_state, discover
 
-    result = compute_state(discover(start))
+    asked = began.discovery if began is not None else None
+    result = compute_state(discover(start, asked=asked), began)
     if not as_json:
         return result.state_key + "\n"
     document = {"state_key": result.state_key, "head_tree": result.head_tree,

@@ -96,6 +96,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.objects import read_blob as read_blob
     from gitcorrex.git.objects import write_index_tree as write_index_tree
     from gitcorrex.git.path_blobs import blobs_at as blobs_at
+    from gitcorrex.git.process import GitResult as GitResult
     from gitcorrex.git.process import encode_path as encode_path
     from gitcorrex.git.process import git_version as git_version
     from gitcorrex.git.push_report import RefStatus as RefStatus
@@ -117,11 +118,14 @@ if TYPE_CHECKING:
     from gitcorrex.git.signing import is_signature_required as is_signature_required
     from gitcorrex.git.signing import is_signing_enabled as is_signing_enabled
     from gitcorrex.git.signing import verify_commit_signatures as verify_commit_signatures
+    from gitcorrex.git.spawn import SpawnedGit as SpawnedGit
     from gitcorrex.git.staged_raw import raw_paths as raw_paths
     from gitcorrex.git.staged_raw import staged_raw_diff as staged_raw_diff
     from gitcorrex.git.state import StateProbe as StateProbe
     from gitcorrex.git.state import WorkspaceState as WorkspaceState
     from gitcorrex.git.state import compute_state as compute_state
+    from gitcorrex.git.state_start import StateStart as StateStart
+    from gitcorrex.git.state_start import begin_state as begin_state
     from gitcorrex.git.tree_objects import GITLINK_MODE as GITLINK_MODE
     from gitcorrex.git.tree_objects import TreeEntry as TreeEntry
     from gitcorrex.git.tree_objects import flat_tree_entries as flat_tree_entries
@@ -245,6 +249,10 @@ FACE = {
     "StateProbe": "state",
     "WorkspaceState": "state",
     "compute_state": "state",
+    "GitResult": "process",
+    "SpawnedGit": "spawn",
+    "StateStart": "state_start",
+    "begin_state": "state_start",
     "temporary_worktree": "worktree_copy",
     "GITLINK_MODE": "tree_objects",
     "TreeEntry": "tree_objects",

@@ -16,12 +16,17 @@ lower case, a subsection as written), so `core.hooksPath` and `core.hookspath` a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from pathlib import Path
 
-from gitcorrex.errors import GitCommandError
-from gitcorrex.git.process import begin_git, decode_path, run_git
-from gitcorrex.git.repository import Repository
+from gitcorrex.git.process import decode_path, run_git
+
+TYPE_CHECKING = False  # no `pathlib` at run time: `state` asks for the config before it loads
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from gitcorrex.git.process import GitResult
+    from gitcorrex.git.repository import Repository
+    from gitcorrex.git.spawn import SpawnedGit
 
 LIST_ARGS = ("config", "-z", "--list", "--show-origin")
 _ENV_NAMES = ("GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL",
@@ -68,24 +73,21 @@ class ConfigSnapshot:
 _SNAPSHOTS: dict[tuple[str, tuple[str | None, ...]], ConfigSnapshot] = {}
 
 
-def begin_read_config(where: Path | str) -> None:
-    """Start `read_config(where)`'s git now, while the caller does other work (process.py)."""
-    begin_git(LIST_ARGS, cwd=where)
-
-
-def read_config(where: Path) -> ConfigSnapshot:
-    """The configuration git sees when run in `where` (a work tree or a git dir).
+def read_config(where: Path, *, asked: GitResult | None = None) -> ConfigSnapshot:
+    """The configuration git sees when run in `where` (a work tree or a git dir); `asked`:
+    git's answer to `LIST_ARGS` there, when the caller started it already (state_start.py).
 
     A config file git cannot parse is a ConfigError (exit 2) quoting git's reason; any other
     failure of git is a GitCommandError (exit 3)."""
     cache_key = (str(where), _environment())
     cached = _SNAPSHOTS.get(cache_key)
-    if cached is not None and cached.is_current():
+    if asked is None and cached is not None and cached.is_current():
         return cached
-    result = run_git(LIST_ARGS, cwd=where, check=False)
+    result = run_git(LIST_ARGS, cwd=where, check=False) if asked is None else asked
     if result.returncode != 0:
         stderr = decode_path(result.stderr)
-        from gitcorrex.git.config_faults import config_file_error  # only when git refused
+        from gitcorrex.errors import GitCommandError  # only when git refused
+        from gitcorrex.git.config_faults import config_file_error
 
         raise config_file_error(stderr) or GitCommandError(["git", *LIST_ARGS],
                                                            result.returncode, stderr)
@@ -113,9 +115,22 @@ def config_flag(repo: Repository, key: str) -> bool:
                       hint=f"`git config {key} true` or `false`")
 
 
-def config_values(repo: Repository, keys: Iterable[str]) -> dict[str, str]:
-    """Several values from one snapshot; a key that is unset is absent from the result."""
-    return read_config(config_home(repo)).values(keys)
+def config_values(repo: Repository, keys: Iterable[str], *,
+                  asked: GitResult | None = None) -> dict[str, str]:
+    """Several values from one snapshot; a key that is unset is absent from the result.
+    `asked`: `begin_read_config`'s answer from the repository's `config_home`."""
+    return read_config(config_home(repo), asked=asked).values(keys)
+
+
+def begin_read_config(where: Path | str) -> SpawnedGit | None:
+    """`read_config(where)`'s git, started now for a caller that has other work before it
+    can ask (its answer goes to `asked=`); None when it cannot start here."""
+    from gitcorrex.git.spawn import spawn_git
+
+    try:
+        return spawn_git(LIST_ARGS, cwd=str(where), check=False)
+    except OSError:
+        return None
 
 
 def config_home(repo: Repository) -> Path:

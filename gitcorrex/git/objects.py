@@ -10,8 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from gitcorrex.git.process import begin_git, decode_path, encode_path, run_git
+from gitcorrex.git.process import GitResult, decode_path, encode_path, run_git
 from gitcorrex.git.repository import Repository
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.git.spawn import SpawnedGit
 
 
 class ObjectInfo(NamedTuple):
@@ -24,25 +28,41 @@ class ObjectInfo(NamedTuple):
 LOOKUP_ARGS = ("cat-file", "--batch-check=%(objectname) %(objecttype)")
 
 
-def begin_lookup_objects(top: Path | str, expressions: Sequence[str]) -> None:
-    """Start `lookup_objects`' git now from `top` (the work tree's top level, as far as the
-    caller knows yet), while the caller does other work (process.py)."""
-    begin_git(LOOKUP_ARGS, cwd=top, stdin=_lookup_input(expressions))
+def begin_lookup_objects(top: Path | str, expressions: Sequence[str]) -> SpawnedGit | None:
+    """`lookup_objects`' git, started now from `top` (the work tree's top level, as far as
+    the caller knows yet) for a caller that has other work before it can ask (its answer
+    goes to `asked=`); None when it cannot start here."""
+    from gitcorrex.git.spawn import spawn_git
+
+    try:
+        return spawn_git(LOOKUP_ARGS, cwd=str(top), check=False,
+                         stdin=_lookup_input(expressions))
+    except OSError:
+        return None
 
 
 def _lookup_input(expressions: Sequence[str]) -> bytes:
     return b"".join(encode_path(expr) + b"\n" for expr in expressions)
 
 
-def lookup_objects(repo: Repository, expressions: Sequence[str]) -> list[ObjectInfo | None]:
+def lookup_objects(repo: Repository, expressions: Sequence[str], *,
+                   asked: GitResult | None = None) -> list[ObjectInfo | None]:
     """Each expression's object, or None where it names nothing (unborn HEAD, no such path).
 
     Expressions are resolved as `git rev-parse` would, from the top level of the work tree.
+    `asked`: `begin_lookup_objects`' answer for the same expressions from that top level.
     """
     if not expressions:
         return []
-    out = run_git(LOOKUP_ARGS, cwd=repo.work_tree or repo.git_dir,
-                  stdin=_lookup_input(expressions)).stdout
+    if asked is None:
+        asked = run_git(LOOKUP_ARGS, cwd=repo.work_tree or repo.git_dir,
+                        stdin=_lookup_input(expressions))
+    elif asked.returncode != 0:
+        from gitcorrex.errors import GitCommandError
+
+        raise GitCommandError(["git", *LOOKUP_ARGS], asked.returncode,
+                              decode_path(asked.stderr))
+    out = asked.stdout
     answers: list[ObjectInfo | None] = []
     for line in out.split(b"\n")[:len(expressions)]:
         fields = line.decode("ascii", "replace").split(" ")

@@ -15,12 +15,15 @@ judge trust read parents from the commit objects (notes_history.py), so grafts a
 from __future__ import annotations
 
 import os
-import subprocess
-from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from pathlib import Path
 
-from gitcorrex.errors import GitCommandError, UnavailableError
+# `subprocess`, `pathlib` and the error classes (~7 ms) load on first use: `git correx state`
+# starts its first git processes before they load (state_start.py, through spawn.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import subprocess
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
 
 # no replace refs; a graft file that cannot exist (ENOTDIR: git neither reads nor warns)
 REAL_OBJECTS = {"GIT_NO_REPLACE_OBJECTS": "1", "GIT_GRAFT_FILE": "/dev/null/no-grafts"}
@@ -47,31 +50,6 @@ class GitResult:
         return f"GitResult({self.returncode!r}, {self.stdout!r}, {self.stderr!r})"
 
 
-_Begun = tuple[tuple[str, ...], str, bytes | None]
-_BEGUN: dict[_Begun, Callable[[], subprocess.CompletedProcess[bytes]]] = {}
-
-
-def begin_git(args: Sequence[str], *, cwd: Path | str, stdin: bytes | None = None) -> None:
-    """Start `git ARGS` in `cwd` now, for a read the caller is about to make anyway but
-    cannot ask for yet (it waits for another answer first); the first `run_git` of the same
-    command in the same directory, with the same input and nothing else of its own, takes
-    its result instead of starting it again. The answer is the one git would give a few
-    milliseconds later; a begun read nobody asks for is simply not used."""
-    key = _begun_key(args, cwd, stdin)
-    if key in _BEGUN:
-        return
-    from gitcorrex.git.background import in_background
-
-    argv, env = ["git", *args], git_environment()
-    _BEGUN[key] = in_background(lambda: subprocess.run(
-        argv, cwd=cwd, env=env, input=stdin, capture_output=True, check=False),
-        name="correx-begun-git")
-
-
-def _begun_key(args: Sequence[str], cwd: Path | str, stdin: bytes | None) -> _Begun:
-    return tuple(args), os.path.realpath(cwd), stdin
-
-
 def run_git(
     args: Sequence[str],
     *,
@@ -85,13 +63,16 @@ def run_git(
     """Run `git ARGS` in `cwd`; raise GitCommandError on a non-zero exit when `check`.
     `keep_fds` stay open in git (a lock that must outlive us if we are killed); `unset`
     names inherited variables git must not see."""
+    import subprocess
+
+    from gitcorrex.errors import GitCommandError, UnavailableError
+
     argv = ["git", *args]
-    begun = (_BEGUN.pop(_begun_key(args, cwd, stdin), None)
-             if _BEGUN and env is None and not keep_fds and not unset else None)
+    full_env = git_environment(env, unset)
     try:
-        proc = begun() if begun is not None else subprocess.run(
-            argv, cwd=cwd, env=git_environment(env, unset), input=stdin, capture_output=True,
-            check=False, pass_fds=tuple(keep_fds),
+        proc = subprocess.run(
+            argv, cwd=cwd, env=full_env, input=stdin, capture_output=True, check=False,
+            pass_fds=tuple(keep_fds),
         )
     except FileNotFoundError as exc:
         raise UnavailableError(
@@ -106,6 +87,10 @@ def run_git(
 def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:
     """Start `git ARGS` with pipes on all three streams, for a conversation with a
     long-running git (`cat-file --batch`); the caller writes, reads and waits."""
+    import subprocess
+
+    from gitcorrex.errors import UnavailableError
+
     try:
         return subprocess.Popen(["git", *args], cwd=cwd, env=git_environment(),
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -142,5 +127,7 @@ def encode_path(text: str) -> bytes:
 @lru_cache(maxsize=1)
 def git_version() -> str:
     """`git --version` without the prefix; recorded in every event's `tool`."""
+    from pathlib import Path
+
     out = run_git(["--version"], cwd=Path.cwd()).stdout.decode("ascii", "replace").strip()
     return out.removeprefix("git version ").strip()

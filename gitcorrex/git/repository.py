@@ -15,13 +15,16 @@ from pathlib import Path
 
 from gitcorrex.errors import GitCommandError, NotARepositoryError, UsageError
 from gitcorrex.git.config_faults import config_file_error
-from gitcorrex.git.process import begin_git, decode_path, run_git
+from gitcorrex.git.discovery import DISCOVERY_ARGS, discovered_dirs
+from gitcorrex.git.process import GitResult, decode_path, run_git
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~5 ms)
 if TYPE_CHECKING:
     from typing import Any
 
     import pygit2
+
+    from gitcorrex.git.spawn import SpawnedGit
 
 NOT_A_REPO_HINT = "cd into a git work tree (or run `git init`) and try again"
 
@@ -164,37 +167,33 @@ def unreadable_object_format(repo: Repository) -> str | None:
     return None
 
 
-DISCOVER_ARGS = ("rev-parse", "--path-format=absolute", "--absolute-git-dir",
-                 "--git-common-dir", "--is-bare-repository", "--show-object-format",
-                 "--show-toplevel")
+def begin_discover(start: Path | str) -> SpawnedGit | None:
+    """`discover(start)`'s git, started now for a caller that has other work before it can
+    ask (its answer goes to `discover(start, asked=…)`); None when it cannot start here."""
+    from gitcorrex.git.spawn import spawn_git
 
-
-def begin_discover(start: Path | str) -> None:
-    """Start `discover(start)`'s git now, while the caller does other work (process.py)."""
-    begin_git(DISCOVER_ARGS, cwd=start)
-
-
-def discover(start: Path) -> Repository:
-    """Ask git itself where the repository is, as seen from `start`."""
-    args = DISCOVER_ARGS
     try:
-        out = run_git(args, cwd=start).stdout
-    except GitCommandError as exc:
-        if exc.status == 128 and "not a git repository" in exc.stderr:
-            raise NotARepositoryError(
-                f"not inside a git repository: {start}", hint=NOT_A_REPO_HINT
-            ) from exc
-        if exc.status == 128 and "must be run in a work tree" in exc.stderr:
+        return spawn_git(DISCOVERY_ARGS, cwd=str(start), check=False)
+    except OSError:
+        return None
+
+
+def discover(start: Path, *, asked: GitResult | None = None) -> Repository:
+    """Ask git itself where the repository is, as seen from `start`. `asked`: git's answer
+    to `DISCOVERY_ARGS` from `start`, when the caller started it already (state_start.py)."""
+    result = run_git(DISCOVERY_ARGS, cwd=start, check=False) if asked is None else asked
+    if result.returncode != 0:
+        stderr = decode_path(result.stderr)
+        if result.returncode == 128 and "not a git repository" in stderr:
+            raise NotARepositoryError(f"not inside a git repository: {start}",
+                                      hint=NOT_A_REPO_HINT)
+        if result.returncode == 128 and "must be run in a work tree" in stderr:
             return _bare_from_git(start)
-        fault = config_file_error(exc.stderr)
-        if fault is not None:
-            raise fault from exc
-        raise
-    lines = decode_path(out).split("\n")
-    git_dir, common_dir, is_bare, object_format = lines[0], lines[1], lines[2], lines[3]
-    top = lines[4] if len(lines) > 4 and lines[4] else None
-    work_tree = None if is_bare == "true" or top is None else Path(top)
-    return Repository(Path(git_dir), Path(common_dir), work_tree, object_format)
+        raise config_file_error(stderr) or GitCommandError(
+            ["git", *DISCOVERY_ARGS], result.returncode, stderr)
+    git_dir, common_dir, work_tree, object_format = discovered_dirs(result.stdout)
+    return Repository(Path(git_dir), Path(common_dir),
+                      None if work_tree is None else Path(work_tree), object_format)
 
 
 def _bare_from_git(start: Path) -> Repository:

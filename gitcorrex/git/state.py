@@ -26,7 +26,6 @@ pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -42,6 +41,7 @@ from gitcorrex.git.process import decode_path, run_git
 from gitcorrex.git.repository import Repository
 from gitcorrex.git.state_attributes import undeclared_error, undeclared_rule
 from gitcorrex.git.state_index import TEMP_INDEX_PREFIX, StateIndex, open_state_index
+from gitcorrex.git.state_index_claim import file_stamp, has_untracked_cache
 from gitcorrex.git.state_index_forgotten import add_back, to_add_back
 from gitcorrex.git.state_index_trust import (
     content_settings,
@@ -49,7 +49,8 @@ from gitcorrex.git.state_index_trust import (
     rules_changed,
     user_rules_file,
 )
-from gitcorrex.git.state_scan import GIT_ARGS, MAX_PATHSPECS, add_paths, changed_paths
+from gitcorrex.git.state_scan import GIT_ARGS, MAX_PATHSPECS, add_paths, begin_scan, changed_paths
+from gitcorrex.git.state_start import StateStart, head_tree_oid
 from gitcorrex.git.state_watch import Watcher, open_watcher
 
 __all__ = ["EMPTY_TREE", "EMPTY_TREE_SHA256", "TEMP_INDEX_PREFIX", "StateProbe",
@@ -93,9 +94,10 @@ def empty_tree_oid(object_format: str = "sha1") -> str:
     return EMPTY_TREE_SHA256 if object_format == "sha256" else EMPTY_TREE
 
 
-def compute_state(repo: Repository) -> WorkspaceState:
-    """Key the workspace and compare it with HEAD; a bare repository raises (exit 2)."""
-    with StateProbe(repo) as probe:
+def compute_state(repo: Repository, start: StateStart | None = None) -> WorkspaceState:
+    """Key the workspace and compare it with HEAD; a bare repository raises (exit 2).
+    `start`: what `state_start.py` began for it."""
+    with StateProbe(repo, start) as probe:
         return probe.measure()
 
 
@@ -114,10 +116,19 @@ class StateProbe:
     changed) the measurement is redone on a fresh copy of the user's index.
     """
 
-    def __init__(self, repo: Repository) -> None:
+    def __init__(self, repo: Repository, start: StateStart | None = None) -> None:
+        """`start`: what `state_start.py` began for this repository (its claim and scan
+        are adopted, and closed with this probe)."""
         root, common = repo.root, repo.common_dir
         self._root = root
-        self._index: StateIndex = open_state_index(repo)
+        self._begun = start.adopt(repo) if start is not None else None  # state_start.py
+        claim = self._begun.take_claim() if self._begun is not None else None
+        try:
+            self._index: StateIndex = open_state_index(repo, claim)
+        except BaseException:
+            if self._begun is not None:
+                self._begun.close()
+            raise
         self._trust: Callable[[], dict[str, Any]] | None = None
         self._settings: Callable[[], list[str]] | None = None
         self._pending: Callable[[], WorkspaceState] | None = None
@@ -128,6 +139,9 @@ class StateProbe:
         self._head: Callable[[], str | None] | None = None
         self._watcher: Watcher | None = (open_watcher(repo.git_dir, root, self._index.record)
                                          if self._index.persistent else None)
+        if self._begun is not None and (self._watcher or not self._untracked_cache()):
+            self._begun.close()  # not the scan this probe runs
+            self._begun = None
         self._measured = False  # a second measurement scans everything (state_watch.py)
 
     @property
@@ -154,11 +168,15 @@ class StateProbe:
         if self._head is not None:
             return
         root, common = self._queries
-        settings = in_background(lambda: content_settings(root), name="correx-settings")
+        begun, self._begun = self._begun, None  # its queries were started with the scan
+        head, config = (begun.head, begun.settings) if begun is not None else (None, None)
+        settings = (in_background(lambda: content_settings(root), name="correx-settings")
+                    if config is None else lambda: content_settings(root, config.wait()))
         if self._index.persistent:
             self._trust = lambda: fingerprint_of(settings(), common)
         self._settings = settings
-        self._head = in_background(lambda: head_tree_oid(root), name="correx-head-tree")
+        self._head = (in_background(lambda: head_tree_oid(root), name="correx-head-tree")
+                      if head is None else lambda: head_tree_oid(root, head.wait()))
 
     def _measure_now(self) -> WorkspaceState:
         self._key = None  # until this measurement succeeds, the index is not recorded
@@ -210,14 +228,15 @@ class StateProbe:
         `git add -A` walks the whole work tree."""
         index = self._index
         env = {"GIT_INDEX_FILE": index.path}
-        before = _stamp(index.path)
+        begun = self._begun.take_scan() if self._begun is not None else None  # state_start.py
+        before = begun[0] if begun else file_stamp(index.path)  # the stamp from before it ran
         if self._untracked_cache() and watched is not None:
             self._start_queries()
             self._refresh_watched(watched, env)
-            stamp = _stamp(index.path)
+            stamp = file_stamp(index.path)
             same = stamp is not None and stamp == self._last_stamp()
         elif self._untracked_cache():
-            scanning = in_background(lambda: changed_paths(self._root, env, index.keep_fds))
+            scanning = begun[1] if begun else begin_scan(self._root, env, index.keep_fds)
             self._start_queries()  # the scan is the critical path: it starts first
             paths = scanning()
             if paths is None:
@@ -230,7 +249,7 @@ class StateProbe:
                                                     untracked_cache=False))
             self._start_queries()
             adding()
-            stamp = _stamp(index.path)
+            stamp = file_stamp(index.path)
             same = stamp is not None and stamp == self._last_stamp()
         if index.persistent and index.tracked_ignored:
             back = to_add_back(self._root, index.path, index.keep_fds, index.tracked_ignored)
@@ -243,7 +262,7 @@ class StateProbe:
             out = run_git([*GIT_ARGS, "write-tree"], cwd=self._root, env=env,
                           keep_fds=index.keep_fds).stdout
             key = out.decode("ascii").strip()
-        self._last = (_stamp(index.path), key)
+        self._last = (file_stamp(index.path), key)
         return key
 
     def _refresh_watched(self, watched: list[bytes], env: dict[str, str]) -> None:
@@ -293,15 +312,7 @@ class StateProbe:
         _add_all(self._root, env, keep_fds, untracked_cache=True)
 
     def _untracked_cache(self) -> bool:
-        """Whether this index carries git's untracked cache: a reused kept index, unless
-        the user's config turns the cache off (a file system whose directory mtimes
-        cannot be trusted)."""
-        record = self._index.record
-        if record is None:
-            return False
-        values = [entry.split("\n", 1)[-1].lower() for entry in record["trust"]["settings"]
-                  if entry.lower().startswith("core.untrackedcache\n")]
-        return not values or values[-1] in ("true", "yes", "on", "1", "keep")
+        return has_untracked_cache(self._index.record)
 
     def _must_rebuild(self, key: str) -> bool:
         """Whether a reused persistent index might have given another key than a copy."""
@@ -319,6 +330,8 @@ class StateProbe:
             pending, self._pending = self._pending, None
             with suppress(Exception):
                 pending()
+        if self._begun is not None:
+            self._begun.close()
         for waiting in (self._head, self._settings):
             if waiting is not None:
                 with suppress(Exception):
@@ -335,27 +348,6 @@ class StateProbe:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _stamp(path: str) -> list[int] | None:
-    """Inode, size and mtime: git rewrites the index through a new file when it changes
-    anything (SKIP_IF_UNCHANGED otherwise), so an equal stamp means identical content."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return [info.st_ino, info.st_size, info.st_mtime_ns]
-
-
-def head_tree_oid(root: Path) -> str | None:
-    """HEAD's tree as hex; None when HEAD is unborn (no commit yet)."""
-    args = ["rev-parse", "-q", "--verify", "HEAD^{tree}"]
-    result = run_git(args, cwd=root, check=False)
-    if result.returncode == 0:
-        return result.stdout.decode("ascii").strip()
-    if result.returncode == 1 and not result.stdout:
-        return None
-    raise GitCommandError(["git", *args], result.returncode, decode_path(result.stderr))
 
 
 def _add_all(root: Path, env: dict[str, str], keep_fds: tuple[int, ...], *,

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex.git import owned_files
@@ -45,21 +44,25 @@ from gitcorrex.git.state_index_bits import (
     clear_hiding_bits,
     refuse_present_skipped,
 )
+from gitcorrex.git.state_index_claim import (
+    HOME,
+    INDEX_NAME,
+    KeptClaim,
+    claim_kept_index,
+    fcntl,
+    file_stamp,
+    pruning_stamp,
+    record_path,
+)
 from gitcorrex.git.state_index_forgotten import tracked_ignored
-from gitcorrex.git.state_index_trust import file_stamp, object_store_stamp, pruning_stamp
+from gitcorrex.git.state_index_trust import object_store_stamp
 from gitcorrex.git.state_scan import GIT_ARGS
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no flock, every run uses a scratch copy
-    fcntl = None  # type: ignore[assignment]
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
     from typing import Any
 
-HOME = "correx"
-INDEX_NAME = "state-index"
+__all__ = ["HOME", "INDEX_NAME", "StateIndex", "copy_index", "open_state_index"]
 
 
 class StateIndex:
@@ -88,6 +91,7 @@ class StateIndex:
         self.lock_fd = lock_fd
         self.keep_fds = keep_fds
         self.objects_of = objects_of
+        self.objects_checked: list[list[int]] | None = None  # recorded_tree's stamp
 
     def recorded_tree(self) -> tuple[list[int], str] | None:
         """The index stamp and key of the last run, when its tree is sure to be complete
@@ -95,8 +99,10 @@ class StateIndex:
         record = self.record
         if record is None or self.objects_of is None or record.get("objects") is None:
             return None
-        if record["objects"] != object_store_stamp(self.objects_of):
+        stamp = object_store_stamp(self.objects_of)
+        if record["objects"] != stamp:
             return None
+        self.objects_checked = stamp
         return record["index"], record["key"]
 
     def rebuild(self) -> None:
@@ -106,7 +112,7 @@ class StateIndex:
         4 (path prefixes compressed: 3.5 instead of 4.4 MB on 50,000 files), which every
         later scan reads and writes for ~8 ms less CPU; git rewrites it by its own rules,
         smudging racily clean entries, so no edit can hide."""
-        self.record = None
+        self.record = self.objects_checked = None
         listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
                                  name="correx-tracked-ignored") if self.persistent else None)
         copy_index(self.source, Path(self.path))
@@ -136,7 +142,7 @@ class StateIndex:
                     "trust": trust, "user_index": self.user_stamp, "index": file_stamp(self.path),
                     "key": key, "skipped": self.skipped,
                     "tracked_ignored": self.tracked_ignored,
-                    "objects": object_store_stamp(self.objects_of) if self.objects_of else None,
+                    "objects": self._objects_stamp(key),
                     "pruning": pruning_stamp(self.objects_of) if self.objects_of else None,
                     "watch": watch,
                 })
@@ -146,55 +152,39 @@ class StateIndex:
                 self.lock_fd = None
 
 
-def open_state_index(repo: Repository) -> StateIndex:
-    """The persistent index when it is free, else a scratch copy of the user's index."""
+    def _objects_stamp(self, key: str) -> list[list[int]] | None:
+        """The object store's stamp to record with `key`. When `key` is the recorded one and
+        its tree was found complete (`recorded_tree`), the stamp taken then still holds: no
+        object was removed before it, and a change since then only makes the next run
+        check again. Otherwise a stamp taken now, after this run's `write-tree` (~1 ms:
+        one stat per object directory)."""
+        if self.objects_checked is not None and self.record and key == self.record["key"]:
+            return self.objects_checked
+        return object_store_stamp(self.objects_of) if self.objects_of else None
+
+
+def open_state_index(repo: Repository, claim: KeptClaim | None = None) -> StateIndex:
+    """The persistent index when it is free, else a scratch copy of the user's index.
+    `claim`: the kept index this run claimed already (state_start.py), for this repository."""
     owned_files.sweep_dead(repo.git_dir, TEMP_INDEX_PREFIX)
     source = repo.index_file
-    if source != repo.git_dir / "index" or fcntl is None:
-        return _scratch_copy(repo, source)
-    home = repo.git_dir / HOME
-    lock_fd = _try_lock(home)
-    if lock_fd is None:
-        return _scratch_copy(repo, source)
+    if claim is None:
+        if source != repo.git_dir / "index" or fcntl is None:
+            return _scratch_copy(repo, source)
+        claim = claim_kept_index(repo.git_dir, repo.common_dir, source)
+        if claim is None:
+            return _scratch_copy(repo, source)
     try:
-        return _take_persistent(home, source, lock_fd, repo)
+        state = StateIndex(claim.index, source, persistent=True, record=claim.record,
+                           user_stamp=claim.user_stamp, lock_fd=claim.lock_fd,
+                           keep_fds=(claim.lock_fd,), objects_of=repo.common_dir,
+                           root=repo.root, git_dir=repo.git_dir)
+        if claim.record is None:
+            state.rebuild()
     except BaseException:
-        os.close(lock_fd)
+        os.close(claim.lock_fd)
         raise
-
-
-def _take_persistent(home: Path, source: Path, lock_fd: int, repo: Repository) -> StateIndex:
-    index = home / INDEX_NAME
-    common_dir = repo.common_dir
-    with suppress(FileNotFoundError):
-        os.unlink(str(index) + ".lock")  # a git killed mid-write: nobody else holds our lock
-    record = _read_record(index)
-    user_stamp = file_stamp(source)
-    reusable = (record is not None and record.get("user_index") == user_stamp
-                and record.get("index") == file_stamp(index) and record.get("index") is not None
-                and record.get("pruning") == pruning_stamp(common_dir))
-    _record_path(index).unlink(missing_ok=True)  # from here on a crash means: rebuild
-    state = StateIndex(str(index), source, persistent=True, record=record if reusable else None,
-                       user_stamp=user_stamp, lock_fd=lock_fd, keep_fds=(lock_fd,),
-                       objects_of=common_dir, root=repo.root, git_dir=repo.git_dir)
-    if not reusable:
-        state.rebuild()
     return state
-
-
-def _try_lock(home: Path) -> int | None:
-    """An exclusive lock on `home/state-index.owner` without waiting; None when held."""
-    try:
-        home.mkdir(exist_ok=True)
-        fd = os.open(home / (INDEX_NAME + ".owner"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError:
-        return None  # a read-only git dir: the scratch copy reports it properly
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
 
 
 def _scratch_copy(repo: Repository, source: Path) -> StateIndex:
@@ -223,21 +213,9 @@ def copy_index(source: Path, target: Path) -> None:
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
-def _record_path(index: Path) -> Path:
-    return index.with_name(INDEX_NAME + ".json")
-
-
-def _read_record(index: Path) -> dict[str, Any] | None:
-    try:
-        record = json.loads(_record_path(index).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) else None
-
-
 def _write_record(index: Path, record: dict[str, Any]) -> None:
     """Write then rename, so a reader never sees half a record."""
-    target = _record_path(index)
+    target = Path(record_path(index))
     temp = target.with_name(target.name + ".tmp")
     temp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
     os.replace(temp, target)

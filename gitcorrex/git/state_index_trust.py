@@ -37,10 +37,13 @@ from pathlib import Path
 from gitcorrex import __version__
 from gitcorrex.git.config import read_config
 from gitcorrex.git.process import run_git
+from gitcorrex.git.state_index_claim import file_stamp
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
     from typing import Any
+
+    from gitcorrex.git.process import GitResult
 
 RECORD_FORMAT = 3  # 2: skip-worktree probes (state_index_bits.py); 3: tracked_ignored
 CONTENT_CONFIG = (
@@ -49,15 +52,6 @@ CONTENT_CONFIG = (
     r"|filter\..*|extensions\..*|index\..*|attr\..*)$"
 )
 RULE_FILES = (":(glob)**/.gitignore", ":(glob)**/.gitattributes")
-
-
-def file_stamp(path: Path | str) -> list[int] | None:
-    """Inode, size and mtime in ns; None when the file does not exist."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return [info.st_ino, info.st_size, info.st_mtime_ns]
 
 
 def object_store_stamp(common_dir: Path) -> list[list[int]] | None:
@@ -78,18 +72,11 @@ def object_store_stamp(common_dir: Path) -> list[list[int]] | None:
         return None
 
 
-def pruning_stamp(common_dir: Path) -> list[list[int] | None]:
-    """Stamps of `objects/` and `objects/pack`: `git gc` repacks (and may prune) and so
-    changes them. git's pruning keeps what the worktrees' own indexes reference, not ours:
-    after a gc, blobs only the kept index referenced may be gone, so it is rebuilt."""
-    objects = common_dir / "objects"
-    return [file_stamp(objects), file_stamp(objects / "pack")]
-
-
-def content_settings(root: Path) -> list[str]:
+def content_settings(root: Path, asked: GitResult | None = None) -> list[str]:
     """Every configured value that changes what `git add -A` hashes or selects, in git's
-    own order (all scopes, includes and `-c` overrides as git resolves them)."""
-    return read_config(root).matching(CONTENT_CONFIG)
+    own order (all scopes, includes and `-c` overrides as git resolves them); `asked`:
+    git's `config --list` answer in `root`, started already (state_start.py)."""
+    return read_config(root, asked=asked).matching(CONTENT_CONFIG)
 
 
 def rule_file_stamps(common_dir: Path, settings: list[str]) -> dict[str, Any]:

@@ -25,9 +25,13 @@ inside every submodule. The flag on the command line overrides `.gitmodules` and
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from gitcorrex.git.process import run_git
+from gitcorrex.git.spawn import spawn_git
+
+TYPE_CHECKING = False  # no `typing`, no `pathlib`: state_start.py begins the scan before they load
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 MAX_PATHSPECS = 32
 # Every git process that refreshes or adds to a private index trusts no hook, no index bit
@@ -39,6 +43,19 @@ STATUS_ARGS = (*GIT_ARGS, "-c", "core.untrackedCache=true", "status", "--porcela
                "--untracked-files=normal", "--no-renames", "--ignore-submodules=dirty")
 LITERAL = {"GIT_LITERAL_PATHSPECS": "1", "GIT_GLOB_PATHSPECS": "0",
            "GIT_NOGLOB_PATHSPECS": "0", "GIT_ICASE_PATHSPECS": "0"}
+
+
+def begin_scan(root: str | Path, env: dict[str, str],
+               keep_fds: tuple[int, ...]) -> Callable[[], list[bytes] | None]:
+    """Start `changed_paths` over the whole work tree; the returned waiter gives its answer.
+    The git process runs beside this thread (no Python thread waits on it)."""
+    try:
+        scan = spawn_git(STATUS_ARGS, cwd=str(root), env=env, keep_fds=keep_fds)
+    except OSError:  # no git to start: changed_paths reports it as every git call does
+        from pathlib import Path
+
+        return lambda: changed_paths(Path(root), env, keep_fds)
+    return lambda: parse_status(scan.wait().stdout)
 
 
 def changed_paths(root: Path, env: dict[str, str], keep_fds: tuple[int, ...],

@@ -46,13 +46,14 @@ import json
 import os
 from pathlib import Path
 
+from gitcorrex.git.state_index_claim import WATCH_FILE
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
     from typing import Any
 
     from gitcorrex.git.watchman import Connection
 
-WATCH_FILE = "watch.json"
 MAX_WATCH_PATHS = 64  # a limited `git status` costs ~0.5 ms a path on 50,000 files
 RULE_NAMES = (b".gitignore", b".gitattributes")
 SYNC_MS = 10_000

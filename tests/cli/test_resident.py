@@ -64,8 +64,8 @@ def logging_git(tmp_path: Path) -> Path:
             "#!/bin/sh\n"
             'grand=$(cut -d" " -f4 /proc/$PPID/stat)\n'
             f'echo "$PPID $grand $*" >> "{tmp_path / GIT_LOG}"\n'
-            'if [ -n "$CORREX_TEST_GIT_SLEEP" ] && [ "$1" = "rev-parse" ]; then '
-            'sleep "$CORREX_TEST_GIT_SLEEP"; fi\n'
+            'case " $* " in *" rev-parse "*) [ -n "$CORREX_TEST_GIT_SLEEP" ] && '
+            'sleep "$CORREX_TEST_GIT_SLEEP";; esac\n'
             f'exec {real} "$@"\n')
         wrapper.chmod(0o755)
     return bin_dir

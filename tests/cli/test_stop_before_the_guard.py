@@ -61,3 +61,12 @@ def test_ctrl_c_while_an_agent_hook_loads_is_the_blocking_answer(
     assert "so it is blocked (fail closed)" in result.stderr, result
     assert "interrupted (SIGINT)" in result.stderr and "Traceback" not in result.stderr, result
     assert "(as a command this would exit 130)" in result.stderr, result
+
+
+@pytest.mark.parametrize("module", ["gitcorrex.git.spawn", "gitcorrex.git.state_index_claim"])
+def test_ctrl_c_while_state_begins_its_scan_is_exit_130_with_one_line(
+        repo: Path, module: str) -> None:
+    """`state` starts git before the boundary loads (git/state_start.py)."""
+    result = interrupted_at_import(repo, module, "state")
+    assert (result.code, result.stderr) == (130, "git correx: interrupted (SIGINT)\n"), result
+    assert result.stdout == ""
