@@ -200,3 +200,26 @@ def nothing_stored(repo: Repository) -> Iterator[None]:
         shutil.rmtree(stored, ignore_errors=True)
         if kept.exists():
             kept.rename(stored)
+
+
+GIT_LOG = "git-calls.log"
+
+
+def logging_git(tmp_path: Path) -> Path:
+    """A directory holding a `git` that appends `<its parent pid> <that one's parent pid>
+    <args>` to a log, then runs the real git (for `rev-parse`, CORREX_TEST_GIT_SLEEP seconds
+    later: a slow call)."""
+    bin_dir = tmp_path / "logbin"
+    if not bin_dir.exists():
+        bin_dir.mkdir()
+        real = shutil.which("git")
+        wrapper = bin_dir / "git"
+        wrapper.write_text(
+            "#!/bin/sh\n"
+            'grand=$(cut -d" " -f4 /proc/$PPID/stat)\n'
+            f'echo "$PPID $grand $*" >> "{tmp_path / GIT_LOG}"\n'
+            'case " $* " in *" rev-parse "*) [ -n "$CORREX_TEST_GIT_SLEEP" ] && '
+            'sleep "$CORREX_TEST_GIT_SLEEP";; esac\n'
+            f'exec {real} "$@"\n')
+        wrapper.chmod(0o755)
+    return bin_dir

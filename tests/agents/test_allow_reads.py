@@ -5,28 +5,20 @@ asked again from there otherwise. Counted with a `git` on PATH that logs its arg
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from tests.agents.conftest import claude
-from tests.conftest import run_correx, write
-
-LOG = "git-calls.log"
+from tests.conftest import GIT_LOG, logging_git, run_correx, write
 
 
 def logged(tmp_path: Path) -> dict[str, str]:
-    """An environment whose `git` appends its arguments to a log, then runs the real one."""
-    bin_dir = tmp_path / "logbin"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "git"
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path / LOG}"\n'
-                       f'exec {shutil.which("git")} "$@"\n')
-    wrapper.chmod(0o755)
-    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    """An environment whose `git` logs each call (tests/conftest.py `logging_git`)."""
+    return {"PATH": f"{logging_git(tmp_path)}{os.pathsep}{os.environ['PATH']}"}
 
 
 def config_reads(tmp_path: Path) -> list[str]:
-    return [line for line in (tmp_path / LOG).read_text().splitlines()
+    """The `git config --list` calls, their arguments only."""
+    return [line.split(" ", 2)[2] for line in (tmp_path / GIT_LOG).read_text().splitlines()
             if "config -z --list" in line]
 
 

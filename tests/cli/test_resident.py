@@ -26,7 +26,7 @@ from gitcorrex.agents.install import hook_command
 from gitcorrex.cli.resident_client import LOST
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 from tests.agents.conftest import claude
-from tests.conftest import git, run_correx, write
+from tests.conftest import GIT_LOG, git, logging_git, run_correx, write
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the resident process uses Linux's abstract sockets")
@@ -35,7 +35,6 @@ PROFILE = """version = 1
 [stages.implement]
 writes = ["/src/**"]
 """
-GIT_LOG = "git-calls.log"
 
 
 @pytest.fixture
@@ -49,26 +48,6 @@ def installed(make_repo: Callable[..., Path], tmp_path: Path) -> Iterator[tuple[
     command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     yield root, command
     stop_resident(environment(tmp_path))
-
-
-def logging_git(tmp_path: Path) -> Path:
-    """A directory holding a `git` that appends `<its parent pid> <that one's parent pid>
-    <args>` to a log, then runs the real git (for `rev-parse`, CORREX_TEST_GIT_SLEEP seconds
-    later: a slow call)."""
-    bin_dir = tmp_path / "logbin"
-    if not bin_dir.exists():
-        bin_dir.mkdir()
-        real = shutil.which("git")
-        wrapper = bin_dir / "git"
-        wrapper.write_text(
-            "#!/bin/sh\n"
-            'grand=$(cut -d" " -f4 /proc/$PPID/stat)\n'
-            f'echo "$PPID $grand $*" >> "{tmp_path / GIT_LOG}"\n'
-            'case " $* " in *" rev-parse "*) [ -n "$CORREX_TEST_GIT_SLEEP" ] && '
-            'sleep "$CORREX_TEST_GIT_SLEEP";; esac\n'
-            f'exec {real} "$@"\n')
-        wrapper.chmod(0o755)
-    return bin_dir
 
 
 def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
