@@ -14,6 +14,7 @@ broken install or environment (exit 3).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from fnmatch import fnmatch
@@ -35,6 +36,7 @@ from gitcorrex.model.conclusion import Conclusion
 from gitcorrex.runner.piped import run_piped
 
 OK, INFO, WARN, FAIL, BROKEN = "ok", "info", "warn", "fail", "broken"
+MODULE_LAUNCH = re.compile(r"\s-m\s+gitcorrex(\s|$)")
 TIMEOUT_S = 60.0
 
 
@@ -102,10 +104,24 @@ def probe_agent(root: Path, agent: str, *, env: Mapping[str, str]) -> AgentRepor
         where = ", ".join(own_files(host))
         return AgentReport(agent, [*findings, ProbeFinding(
             BROKEN, "settings", f"no hooks for {host.label} in {where}", install)])
+    findings += _module_launches(entries, install)
     with scratch_repository() as scratch:
         for probe in PROBES:
             findings.append(_run_probe(root, host, probe, entries, scratch, env))
     return AgentReport(agent, findings)
+
+
+def _module_launches(entries: list[HookEntry], install: str) -> list[ProbeFinding]:
+    """A warning for each file whose git correx command runs `python -m gitcorrex` (what
+    install wrote before): `-m` puts the project directory first on `sys.path`, so a
+    module an agent writes there (`json.py`) runs inside the hook. Still judged the same,
+    it is worth replacing."""
+    files = sorted({entry.file for entry in entries
+                    if entry.agent is not None and MODULE_LAUNCH.search(entry.command)})
+    return [ProbeFinding(WARN, "hook command", f"{file} runs `python -m gitcorrex`, which "
+                         "imports from the project directory first: a module an agent writes "
+                         "there (json.py) would run inside the hook", install)
+            for file in files]
 
 
 def double_registration(root: Path, host: Host) -> list[ProbeFinding]:

@@ -6,7 +6,9 @@ The probe writes nothing to the repository: no ledger event, no file."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,3 +196,15 @@ def test_a_copilot_entrys_own_directory_and_variables_are_honoured(project: Path
     path.write_text(json.dumps(document))
     found = findings(project, "copilot-cli", 0)
     assert found["operator decision in a shell call"]["level"] == "ok", found
+
+
+def test_a_hook_installed_as_python_m_is_named_for_reinstalling(project: Path) -> None:
+    """What install wrote before: `python -m gitcorrex`, which puts the project directory
+    first on `sys.path`. It still blocks what it must, so the probe passes, but says so."""
+    install(project, "claude-code")
+    assert "hook command" not in findings(project, "claude-code", 0)
+    tamper(project, "claude-code",
+           f"{shlex.quote(sys.executable)} -m gitcorrex assess --hook claude-code || exit 2")
+    found = findings(project, "claude-code", 0)["hook command"]
+    assert found["level"] == "warn" and "python -m gitcorrex" in found["message"], found
+    assert found["fix"] == "git correx hooks install --agent claude-code"
