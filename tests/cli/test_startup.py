@@ -15,7 +15,7 @@ from tests.agents.conftest import claude
 from tests.conftest import REPO_ROOT, git
 from tests.ledger_facts import verify_tree
 
-ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+ENV = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "CORREX_RESIDENT": "off"}
 BY_CLICK = "import sys\nfrom gitcorrex.cli.root import run\nsys.exit(run(sys.argv[1:]))\n"
 STARTUP_MODULES = {"gitcorrex.cli.startup", "gitcorrex.cli.option_table",
                    "gitcorrex.cli.option_parser"}
