@@ -1,4 +1,4 @@
-"""The resident process behind the agent hook's launcher (cli/resident_client.py).
+"""The resident process behind the agent hook's hand-over (cli/resident_client.py).
 
 It loads the modules an agent hook call needs, once, and then forks one child per call.
 The child takes the caller's standard streams (received as descriptors), working
@@ -15,14 +15,16 @@ It serves only:
 - code that has not changed since it loaded it: every loaded module file, every directory
   on `sys.path` (a package installed or removed) and the interpreter are compared with
   their stamps before each call; any change and it answers "run it yourself" and retires.
-Anything else is answered "run it yourself" (the launcher then `exec`s the ordinary hook).
+Anything else is answered "run it yourself" (the caller then runs the call in its own
+process, having read and written nothing).
 
-Lifecycle: started, detached in its own session, by the first launcher that finds none; it
+Lifecycle: started, detached in its own session, by the first caller that finds none; it
 binds its name before loading anything, so a second one ends at once; it listens only once
 loaded; it ends after `CORREX_RESIDENT_IDLE_SECONDS` (default 600) without a call, on
-SIGTERM (after its running calls), or when its code changed. A caller that goes away is
-followed by its child (SIGKILL); a stop signal the caller receives is passed on to the
-child, whose stop-signal guard answers as any hook process would.
+SIGTERM (after its running calls), or when its code changed. Its loop never waits for a
+caller: each child reads its own call. A caller that goes away is followed by its child
+(SIGKILL); a stop signal the caller receives is passed on to the child, whose stop-signal
+guard answers as any hook process would.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import select
 import signal
 import socket
 import sys
+import threading
 import time
 from contextlib import suppress
 from importlib import import_module
@@ -43,6 +46,7 @@ IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
 MAX_REQUEST = 1 << 24  # far above what exec allows the arguments and environment
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+RAN_NOTHING = 254  # a child's exit code: it answered "run it yourself", nothing ran
 # What an agent hook call loads on its allow paths and its checks: loading more only costs
 # the resident process memory; loading less, the call time (nothing here decides anything).
 PRELOAD = (
@@ -56,14 +60,6 @@ PRELOAD = (
     "gitcorrex.ledger.provenance", "gitcorrex.agents.reasons", "gitcorrex.manifest.assess",
     "gitcorrex.session.assess_entry",
 )
-
-
-class Call:
-    """One caller's connection and the child answering it."""
-
-    def __init__(self, conn: socket.socket, pid: int) -> None:
-        self.conn = conn
-        self.pid = pid
 
 
 def serve() -> None:
@@ -126,7 +122,11 @@ def code_unchanged(stamps: dict[str, tuple[int, int, int]]) -> bool:
 
 
 class Server:
-    """The accept loop: one child per call, its exit code sent back when it ends."""
+    """The accept loop: a child per call, its exit code sent back when it ends.
+
+    The loop itself never waits for a caller: it accepts, checks the peer's user and its
+    own code, and forks; the child reads the call (a caller that connects and sends
+    nothing holds up only its own child), checks it, and runs it, watching its caller."""
 
     def __init__(self, listener: socket.socket, settings: list[str],
                  stamps: dict[str, tuple[int, int, int]], idle: float) -> None:
@@ -134,7 +134,7 @@ class Server:
         self.settings = settings
         self.stamps = stamps
         self.idle = idle
-        self.calls: dict[int, Call] = {}  # by the connection's descriptor
+        self.calls: dict[int, socket.socket] = {}  # each child's caller, by the child's pid
         self.wake_r, self.wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self.poller = select.poll()
         self.last = time.monotonic()
@@ -163,8 +163,6 @@ class Server:
                     self.reap()
                 elif self.listener is not None and fd == self.listener.fileno():
                     self.accept()
-                elif fd in self.calls:
-                    self.from_caller(self.calls[fd])
         os._exit(0)
 
     def retire(self) -> None:
@@ -189,32 +187,48 @@ class Server:
             conn.close()
 
     def start(self, conn: socket.socket) -> None:
-        """Receive a call and fork its child, or answer "run it yourself"."""
-        received = _receive(conn)
-        if received is None:  # nothing started: the caller runs the call itself
+        """Fork the call's child, or answer "run it yourself" (another user; code that
+        changed since it was loaded, and then retire)."""
+        cred = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+        if int.from_bytes(cred[4:8], sys.byteorder) != os.getuid():
+            conn.close()
+            return
+        if not code_unchanged(self.stamps):
+            self.retire()
             with suppress(OSError):
                 conn.sendall(FALLBACK + b"-")
             conn.close()
             return
-        fields, fds, after = received
+        pid = os.fork()
+        if pid == 0:
+            self.child(conn)
+        self.calls[pid] = conn
+
+    def child(self, conn: socket.socket) -> None:
+        """The call, run as a fresh hook process would run it (never returns)."""
         try:
-            if not self.serves(fields):
-                conn.sendall(FALLBACK + b"-")
-                conn.close()
-                return
-            pid = os.fork()
-            if pid == 0:
-                self.child(fields, fds, conn)
-            call = self.calls[conn.fileno()] = Call(conn, pid)
-            self.poller.register(conn.fileno(), select.POLLIN)
-            self.pass_on(call, after)
-        finally:
-            for fd in fds:
+            signal.set_wakeup_fd(-1)
+            for signo in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+                signal.signal(signo, signal.SIG_DFL)
+            if self.listener is not None:
+                self.listener.close()
+            for caller in self.calls.values():
+                caller.close()
+            os.close(self.wake_r)
+            os.close(self.wake_w)
+            received = _receive(conn)
+            if received is None or not self.serves(received[0]):
                 with suppress(OSError):
-                    os.close(fd)
+                    conn.sendall(FALLBACK + b"-")
+                os._exit(RAN_NOTHING)
+            fields, fds, after = received
+            _run_call(fields, fds, conn, after)
+        except BaseException:
+            pass
+        os._exit(2)
 
     def serves(self, fields: list[bytes]) -> bool:
-        """Whether this process may run the call; retires when its code changed."""
+        """Whether this process may run the call."""
         if len(fields) < 6 or fields[0] != PROTOCOL:
             return False
         if os.fsdecode(fields[1]) != sys.executable or os.fsdecode(fields[2]) != package_dir():
@@ -224,46 +238,7 @@ class Server:
             return False
         from gitcorrex.cli import is_agent_hook
 
-        if not is_agent_hook(args):
-            return False
-        if not code_unchanged(self.stamps):
-            self.retire()
-            return False
-        return True
-
-    def child(self, fields: list[bytes], fds: list[int], conn: socket.socket) -> None:
-        """The call, run as a fresh hook process would run it (never returns)."""
-        try:
-            signal.set_wakeup_fd(-1)
-            for signo in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
-                signal.signal(signo, signal.SIG_DFL)
-            if self.listener is not None:
-                self.listener.close()
-            for call in self.calls.values():
-                call.conn.close()
-            conn.close()
-            os.close(self.wake_r)
-            os.close(self.wake_w)
-            for target, fd in zip((0, 1, 2), fds, strict=True):
-                os.dup2(fd, target)
-            for fd in fds:
-                if fd > 2:
-                    os.close(fd)
-            args, environ = _call_of(fields)
-            if args is None or environ is None:  # `serves` read them before the fork
-                os._exit(2)
-            os.chdir(os.fsdecode(fields[3]))
-            os.umask(int(fields[4]))
-            os.environ.clear()
-            os.environ.update(environ)
-            time.tzset()
-            sys.argv = [sys.argv[0], *args]
-            from gitcorrex.cli import main
-
-            main(args)
-        except BaseException:
-            pass
-        os._exit(2)
+        return is_agent_hook(args)
 
     def reap(self) -> None:
         while self.calls:
@@ -273,40 +248,60 @@ class Server:
                 return
             if pid == 0:
                 return
-            for fd, call in list(self.calls.items()):
-                if call.pid == pid:
-                    code = os.waitstatus_to_exitcode(status)
-                    with suppress(OSError):
-                        call.conn.sendall(EXITED + bytes([code if 0 <= code < 256 else 2]))
-                    self._forget(fd)
+            conn = self.calls.pop(pid, None)
+            if conn is None:
+                continue
+            code = os.waitstatus_to_exitcode(status)
+            if code != RAN_NOTHING:  # the child answered "run it yourself" itself
+                with suppress(OSError):
+                    conn.sendall(EXITED + bytes([code if 0 <= code < RAN_NOTHING else 2]))
+            conn.close()
 
-    def from_caller(self, call: Call) -> None:
-        """A stop signal to pass on, or the caller gone (its child follows it)."""
+
+def _run_call(fields: list[bytes], fds: list[int], conn: socket.socket, after: bytes) -> None:
+    """Become the caller's process: its streams, directory, umask, environment and
+    arguments, its stop signals passed on (`_follow`), then the one entry (never
+    returns)."""
+    for target, fd in zip((0, 1, 2), fds, strict=True):
+        os.dup2(fd, target)
+    for fd in fds:
+        if fd > 2:
+            os.close(fd)
+    args, environ = _call_of(fields)
+    if args is None or environ is None:  # `serves` read them already
+        os._exit(2)
+    os.chdir(os.fsdecode(fields[3]))
+    os.umask(int(fields[4]))
+    os.environ.clear()
+    os.environ.update(environ)
+    time.tzset()
+    sys.argv = [sys.argv[0], *args]
+    _pass_on(after)
+    threading.Thread(target=_follow, args=(conn,), daemon=True, name="correx-caller").start()
+    from gitcorrex.cli import main
+
+    main(args)
+
+
+def _follow(conn: socket.socket) -> None:
+    """Watch the caller: a stop signal it received is raised here; the caller gone (killed)
+    ends this call too, as a process of its own would have ended with it."""
+    while True:
         try:
-            data = call.conn.recv(64)
+            data = conn.recv(64)
         except OSError:
             data = b""
         if not data:
-            with suppress(OSError):
-                os.kill(call.pid, signal.SIGKILL)
-            with suppress(KeyError, ValueError):
-                self.poller.unregister(call.conn.fileno())
+            os.kill(os.getpid(), signal.SIGKILL)
             return
-        self.pass_on(call, data)
+        _pass_on(data)
 
-    def pass_on(self, call: Call, data: bytes) -> None:
-        """Send the child the stop signals its caller received (`S` and the number)."""
-        for at in range(0, len(data) - 1, 2):
-            if data[at:at + 1] == SIGNAL and data[at + 1] in STOP_SIGNALS:
-                with suppress(OSError):
-                    os.kill(call.pid, data[at + 1])
 
-    def _forget(self, fd: int) -> None:
-        call = self.calls.pop(fd)
-        with suppress(KeyError, ValueError):
-            self.poller.unregister(fd)
-        with suppress(OSError):
-            call.conn.close()
+def _pass_on(data: bytes) -> None:
+    """Raise in this process the stop signals its caller received (`S` and the number)."""
+    for at in range(0, len(data) - 1, 2):
+        if data[at:at + 1] == SIGNAL and data[at + 1] in STOP_SIGNALS:
+            os.kill(os.getpid(), data[at + 1])
 
 
 def _receive(conn: socket.socket) -> tuple[list[bytes], list[int], bytes] | None:

@@ -394,3 +394,27 @@ def test_doctor_names_the_resident_process(installed: tuple[Path, str],
     assert running["level"] == "ok" and f"pid {server} " in running["message"], running
     off = doctor_says(root, {**env, "CORREX_RESIDENT": "off"})
     assert off["level"] == "info" and "CORREX_RESIDENT=off" in off["message"]
+
+
+def test_a_caller_that_sends_nothing_holds_up_no_other_call(installed: tuple[Path, str],
+                                                          tmp_path: Path) -> None:
+    """Anything of this user may connect and say nothing: only the child it was given
+    waits for it (5 s); the resident process goes on taking calls."""
+    root, command = installed
+    env = environment(tmp_path)
+    server = started_resident(root, command, env)
+    name = resident_name(sys.executable, package_dir(), start_settings(env))
+    silent = [socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) for _ in range(3)]
+    try:
+        for quiet in silent:
+            quiet.connect(name)
+        (tmp_path / GIT_LOG).unlink(missing_ok=True)
+        started = time.monotonic()
+        code, out, _ = run_hook(root, command, payloads(root)["allowed write"], env)
+        took = time.monotonic() - started
+        assert code == 0 and out == ""
+        assert took < 3.0, f"the call waited {took:.1f} s behind callers that sent nothing"
+        assert git_parents(tmp_path, generation=1) == {server}
+    finally:
+        for quiet in silent:
+            quiet.close()
