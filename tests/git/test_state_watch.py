@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -94,9 +95,13 @@ def test_a_restarted_watchman_is_a_fresh_instance(watched: Path, watchman: Watch
     watchman.restart()
     write(watched, "README.md", "changed while the old instance was gone\n")
     watchman.command("watch-project", str(watched))
-    tick = 0
+    tick, deadline = 0, time.monotonic() + 60
     while tick <= old_tick:  # every synced clock query ticks (a cookie file comes and goes)
         answer = watchman.request(["clock", str(watched), {"sync_timeout": 5000}])
+        if "clock" not in answer:  # the new instance has not taken the watch yet (load)
+            assert time.monotonic() < deadline, answer
+            time.sleep(0.1)
+            continue
         tick = int(str(answer["clock"]).rsplit(":", 1)[1])
     assert key_of(watched) == reference_key(watched)
     assert "fresh instance" in last_answer(watched)
