@@ -217,28 +217,29 @@ class Server:
             os.close(self.wake_r)
             os.close(self.wake_w)
             received = _receive(conn)
-            if received is None or not self.serves(received[0]):
+            call = None if received is None else self.admitted(received[0])
+            if received is None or call is None:
                 with suppress(OSError):
                     conn.sendall(FALLBACK + b"-")
                 os._exit(RAN_NOTHING)
             fields, fds, after = received
-            _run_call(fields, fds, conn, after)
+            _run_call(fields, *call, fds, conn, after)
         except BaseException:
             pass
         os._exit(2)
 
-    def serves(self, fields: list[bytes]) -> bool:
-        """Whether this process may run the call."""
+    def admitted(self, fields: list[bytes]) -> tuple[list[str], dict[str, str]] | None:
+        """The call's arguments and environment, when this process may run it."""
         if len(fields) < 6 or fields[0] != PROTOCOL:
-            return False
+            return None
         if os.fsdecode(fields[1]) != sys.executable or os.fsdecode(fields[2]) != package_dir():
-            return False
+            return None
         args, environ = _call_of(fields)
         if args is None or environ is None or start_settings(environ) != self.settings:
-            return False
+            return None
         from gitcorrex.cli import is_agent_hook
 
-        return is_agent_hook(args)
+        return (args, environ) if is_agent_hook(args) else None
 
     def reap(self) -> None:
         while self.calls:
@@ -258,7 +259,8 @@ class Server:
             conn.close()
 
 
-def _run_call(fields: list[bytes], fds: list[int], conn: socket.socket, after: bytes) -> None:
+def _run_call(fields: list[bytes], args: list[str], environ: dict[str, str], fds: list[int],
+              conn: socket.socket, after: bytes) -> None:
     """Become the caller's process: its streams, directory, umask, environment and
     arguments, its stop signals passed on (`_follow`), then the one entry (never
     returns)."""
@@ -267,9 +269,6 @@ def _run_call(fields: list[bytes], fds: list[int], conn: socket.socket, after: b
     for fd in fds:
         if fd > 2:
             os.close(fd)
-    args, environ = _call_of(fields)
-    if args is None or environ is None:  # `serves` read them already
-        os._exit(2)
     os.chdir(os.fsdecode(fields[3]))
     os.umask(int(fields[4]))
     os.environ.clear()
@@ -306,11 +305,8 @@ def _pass_on(data: bytes) -> None:
 
 def _receive(conn: socket.socket) -> tuple[list[bytes], list[int], bytes] | None:
     """The caller's request (NUL-separated fields), its three standard streams and what it
-    sent after the request (stop signals to pass on), from a peer of this user; None for
-    anything else (its descriptors closed)."""
-    cred = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-    if int.from_bytes(cred[4:8], sys.byteorder) != os.getuid():
-        return None
+    sent after the request (stop signals to pass on); None for anything else (its
+    descriptors closed). The peer's user was checked before the fork (`Server.start`)."""
     conn.settimeout(5.0)
     fds: list[int] = []
     try:

@@ -54,10 +54,10 @@ def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
     return len(body).to_bytes(4, "little") + body
 
 
-def start_resident(environ: dict[str, str]) -> bool:
+def start_resident(environ: dict[str, str]) -> None:
     """Start a resident process for the next calls, detached and quiet; a second one that
-    finds the name taken ends at once (cli/resident.py). False: none could be started,
-    and every call runs in its own process, as without one."""
+    finds the name taken ends at once (cli/resident.py). When none can start, every call
+    runs in its own process, as without one."""
     null = os.devnull
     try:
         os.posix_spawn(sys.executable, serve_argv(), environ, setsid=True,
@@ -65,17 +65,16 @@ def start_resident(environ: dict[str, str]) -> bool:
                                      (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
                                      (os.POSIX_SPAWN_DUP2, 1, 2)])
     except OSError:
-        return False
-    return True
+        return
 
 
-def _tell(sock: _socket.socket, signo: int) -> bool:
-    """Pass a stop signal on (the resident process sends it to the call's child)."""
+def _tell(sock: _socket.socket, signo: int) -> None:
+    """Pass a stop signal on (the call's child raises it in itself); a resident process
+    that is gone is noticed by the wait for the answer."""
     try:
         sock.sendall(SIGNAL + bytes([signo]))
     except OSError:
-        return False
-    return True
+        return
 
 
 def hand_over(args: list[str]) -> None:
