@@ -41,15 +41,15 @@ repo = discover(Path(sys.argv[1]))
 tree = sys.argv[2]
 failed = [0]
 per_append = []
-swap = face.commit_notes
+swap = face.swap_ref
 
 def counting(*args, **kwargs):
-    new = swap(*args, **kwargs)
-    if new is None:
+    moved = swap(*args, **kwargs)
+    if not moved:
         failed[0] += 1
-    return new
+    return moved
 
-face.commit_notes = counting
+face.swap_ref = counting
 if sys.argv[5] == "race":  # the design before the queue, for comparison
     from contextlib import nullcontext
     face.writers_turn = lambda repo: nullcontext(False)

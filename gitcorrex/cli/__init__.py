@@ -61,8 +61,9 @@ def _serve(args: list[str], argv: list[str] | None,
 
 
 def _begin_state(args: list[str]) -> StateStart | None:
-    """`state`'s scan, begun before anything else loads (git/state_start.py says why)."""
-    if args[:1] != ["state"] or "-h" in args or "--help" in args:
+    """The scan of `state`, and the first of `verify`, begun before anything else loads
+    (git/state_start.py says why)."""
+    if args[:1] not in (["state"], ["verify"]) or "-h" in args or "--help" in args:
         return None
     from gitcorrex.git import begin_state
 

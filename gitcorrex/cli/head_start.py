@@ -2,9 +2,10 @@
 began before anything was (git/state_start.py), carried to the command.
 
 Every `git correx verify` keys the workspace before it runs anything, and that scan
-(`git add -A` + `git write-tree` on 50,000 files: ~150 ms) needs nothing but the
-repository. Starting it here lets git scan while Python imports click and the verify
-modules (~200 ms), instead of after the first ~60 ms of them. When the arguments turn
+(`git status` on the kept index, 50,000 files: ~60 ms) needs nothing but the repository.
+`main` begins it before anything loads, as it does for `state` (git/state_start.py:
+git's discovery, the kept index claimed, the scan on it), and the probe made here adopts
+it, so git scans while Python loads the verify modules. When the arguments turn
 out to be wrong, the scan is wasted and its private index deleted; nothing else happens.
 `main` owns the scan (a `with` block) and hands it to the verify command as click's
 context object; nothing is kept at module level.
@@ -36,20 +37,20 @@ class HeadStart:
 
     @classmethod
     def for_args(cls, args: Sequence[str], state_start: StateStart | None = None) -> HeadStart:
-        """Begin the scan when `args` is a verify invocation; errors wait for the command
-        (it discovers again and reports them with the usual exit code). `state_start`:
-        what `main` began for a state invocation, kept for the command."""
-        if state_start is not None:
-            return cls(state_start=state_start)
+        """Begin the scan when `args` is a verify invocation, adopting what `main` began for
+        it (`state_start`: git's discovery, the kept index's claim, the scan); errors wait
+        for the command (it discovers again and reports them with the usual exit code).
+        For a state invocation, what `main` began is kept for the command."""
         if not args or args[0] != "verify" or {"-h", "--help"} & set(args):
-            return cls()
+            return cls(state_start=state_start)
         from gitcorrex.git import StateProbe, discover
 
         try:
-            repo = discover(Path.cwd())
-            return cls((repo, StateProbe(repo).begin()))
+            asked = state_start.discovery if state_start is not None else None
+            repo = discover(Path.cwd(), asked=asked)
+            return cls((repo, StateProbe(repo, state_start).begin()))
         except CorrexError:
-            return cls()
+            return cls(state_start=state_start)  # closed with the rest on exit
 
     def take(self) -> tuple[Repository, StateProbe] | None:
         """The started scan (the caller now owns and closes the probe), or None."""

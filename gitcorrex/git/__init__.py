@@ -63,7 +63,6 @@ if TYPE_CHECKING:
     from gitcorrex.git.local_state import open_local_state as open_local_state
     from gitcorrex.git.local_state import read_local_state as read_local_state
     from gitcorrex.git.local_state import write_local_state as write_local_state
-    from gitcorrex.git.notes import commit_notes as commit_notes
     from gitcorrex.git.notes import ensure_merge_strategy as ensure_merge_strategy
     from gitcorrex.git.notes import iter_all_notes as iter_all_notes
     from gitcorrex.git.notes import ledger_ref as ledger_ref
@@ -76,6 +75,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.notes import read_notes_for as read_notes_for
     from gitcorrex.git.notes import swap_ref as swap_ref
     from gitcorrex.git.notes import write_blob as write_blob
+    from gitcorrex.git.notes import write_notes_commit as write_notes_commit
     from gitcorrex.git.notes_history import introducing_commit as introducing_commit
     from gitcorrex.git.notes_merge import NoteUnion as NoteUnion
     from gitcorrex.git.notes_merge import commit_merge as commit_merge
@@ -190,7 +190,6 @@ FACE = {
     "open_local_state": "local_state",
     "read_local_state": "local_state",
     "write_local_state": "local_state",
-    "commit_notes": "notes",
     "ensure_merge_strategy": "notes",
     "iter_all_notes": "notes",
     "ledger_ref": "notes",
@@ -203,6 +202,7 @@ FACE = {
     "read_notes_for": "notes",
     "swap_ref": "notes",
     "write_blob": "notes",
+    "write_notes_commit": "notes",
     "introducing_commit": "notes_history",
     "NoteUnion": "notes_merge",
     "commit_merge": "notes_merge",

@@ -5,7 +5,6 @@ the last packed tip. Never in the work tree, never committed; plain file I/O, no
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import suppress
 from pathlib import Path
 
@@ -45,6 +44,8 @@ def write_local_state(repo: Repository, name: str, text: str) -> None:
     Concurrent writers race harmlessly: the last rename wins. A read-only git dir is not
     an error: the file is only an optimisation.
     """
+    import tempfile  # with `shutil`, `bz2`, `lzma`: not for the appends that only open files
+
     path = local_state_path(repo, name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -149,16 +149,17 @@ def iter_all_notes(repo: Repository, tip: str | None) -> Iterator[tuple[str, byt
     return all_notes.iter_all_notes(repo, tip)
 
 
-def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
-                 appends: Mapping[str, bytes], anchors: Mapping[str, str], message: str,
-                 identity: LedgerIdentity) -> str | None:
+def write_notes_commit(repo: Repository, *, parent: str | None, appends: Mapping[str, bytes],
+                       anchors: Mapping[str, str], message: str,
+                       identity: LedgerIdentity) -> str:
     """Append bytes to notes and add anchors (oid → "tree"/"blob") in one commit on top of
-    `expected_tip`; the ref moves only if it still points there. The new tip, or None when
-    another writer got there first or holds the lock (the caller re-reads and retries). A
-    crash leaves the ref at the old or the new commit, never in between."""
-    new: str | None = _writer(repo).commit_notes(
-        repo, ref, expected_tip=expected_tip, appends=appends, anchors=anchors,
-        message=message, identity=identity)
+    `parent` (None: the ledger's first), stored but not on the ref: `swap_ref` moves the
+    ref to it only if it still points at `parent` (ledger/append.py retries otherwise), so
+    a writer may make it while it waits for something else. A crash leaves the ref at the
+    old or the new commit, never in between."""
+    new: str = _writer(repo).write_notes_commit(
+        repo, parent=parent, appends=appends, anchors=anchors, message=message,
+        identity=identity)
     return new
 
 

@@ -86,32 +86,22 @@ def note_blob_ids(repo: Repository, tip: str, subject_oid: str) -> list[str]:
 
 
 @translates_write_faults
-def commit_notes(
-    repo: Repository,
-    ref: str,
-    *,
-    expected_tip: str | None,
-    appends: Mapping[str, bytes],
-    anchors: Mapping[str, Literal["tree", "blob"]],
-    message: str,
-    identity: LedgerIdentity,
-) -> str | None:
-    """Append bytes to notes and add anchors in one commit on top of `expected_tip`.
-
-    The ref moves only if it still points at `expected_tip` (libgit2 checks the old value
-    under the ref lock). Returns the new commit, or None when another writer got there
-    first or holds the lock: the caller re-reads and retries. A crash leaves the ref at
-    the old or the new commit, never in between.
-    """
+def write_notes_commit(repo: Repository, *, parent: str | None,
+                       appends: Mapping[str, bytes],
+                       anchors: Mapping[str, Literal["tree", "blob"]], message: str,
+                       identity: LedgerIdentity) -> str:
+    """A notes commit on top of `parent` (None: the ledger's first): `parent`'s tree with
+    the appends and anchors, stored and left off the ref (`swap_ref` moves it there, only
+    if the ref still points at `parent`: libgit2 checks the old value under the ref lock).
+    A crash leaves the ref at the old or the new commit, never in between."""
     handle = repo.shared_libgit2()
-    root = _notes_tree(repo, expected_tip) if expected_tip else None
+    root = _notes_tree(repo, parent) if parent else None
     edits = {**_note_edits(handle, root, appends), **_anchor_edits(root, anchors)}
     tree_id, _ = _apply_edits(handle, root, edits)
     author, committer = signatures(identity)
-    parents = [pygit2.Oid(hex=expected_tip)] if expected_tip else []
+    parents = [pygit2.Oid(hex=parent)] if parent else []
     new = handle.create_commit(None, author, committer, message, tree_id, parents)
-    new = _signed_if_configured(repo, new)
-    return str(new) if swap_ref(repo, ref, expected_tip, str(new), message) else None
+    return str(_signed_if_configured(repo, new))
 
 
 def signatures(identity: LedgerIdentity) -> tuple[pygit2.Signature, pygit2.Signature]:

@@ -2,7 +2,7 @@
 while this process has not opened libgit2 (pygit2 costs ~100 ms CPU to import, more than a
 whole `verify` of a small change spends in git).
 
-A commit is exactly what `notes_libgit2.commit_notes` writes — each subject's new lines
+A commit is exactly what `notes_libgit2.write_notes_commit` writes — each subject's new lines
 added at the note's levels (`note_levels.py`: the head at `ab/<38hex>` rewritten, a level
 moved down to `ab/cd/…` or `ab/cd/ef/…` only when the one above outgrew its bound), new
 anchors at `anchors/ab/<38hex>`, the same trees, parent, message and git-formed identities stamped
@@ -11,8 +11,8 @@ now — in five processes:
 note blob, `mktree --batch` every changed tree, `commit-tree` the commit (`GIT_*_DATE`
 unset: libgit2 stamps the current time, so must we), and `update-ref REF NEW OLD` moves the
 ref only if it still points at OLD: git's own compare-and-swap under the ref's lock. A place
-holding something other than a plain blob is rare: then the append is handed to
-`notes_libgit2.commit_notes`. Reads are two processes at most: `git ls-tree`
+holding something other than a plain blob is rare: then the commit is handed to
+`notes_libgit2.write_notes_commit`. Reads are two processes at most: `git ls-tree`
 finds a note's blobs, `git cat-file --batch` reads them: those live in `note_reads.py`,
 which a reader imports without this writer.
 """
@@ -56,33 +56,24 @@ def object_types(repo: Repository, oids: list[str]) -> list[str | None]:
     return [None if found is None else found.kind for found in lookup_objects(repo, oids)]
 
 
-def commit_notes(repo: Repository, ref: str, *, expected_tip: str | None,
-                 appends: Mapping[str, bytes], anchors: Mapping[str, str],
-                 message: str, identity: LedgerIdentity) -> str | None:
-    """Append to notes and add anchors in one commit on top of `expected_tip`: the new tip,
-    or None when another writer moved the ref first (the caller re-reads and retries)."""
+def write_notes_commit(repo: Repository, *, parent: str | None,
+                       appends: Mapping[str, bytes], anchors: Mapping[str, str],
+                       message: str, identity: LedgerIdentity) -> str:
+    """A notes commit on top of `parent` (None: the ledger's first) appending to notes and
+    adding anchors, stored and left off the ref (`swap_ref` moves it there); a note at
+    another fanout is libgit2's to write."""
     with ObjectReader(repo.common_dir) as reader:
-        top = reader.read(f"{expected_tip}^{{tree}}") if expected_tip else None
+        top = reader.read(f"{parent}^{{tree}}") if parent else None
         root = _edited_or_none(repo, reader, top, appends, anchors)
-    return _commit_and_swap(repo, ref, expected_tip, root, appends, anchors, message,
-                            identity)
-
-
-def _commit_and_swap(repo: Repository, ref: str, tip: str | None, root: _Edit | None,
-                     appends: Mapping[str, bytes], anchors: Mapping[str, str], message: str,
-                     identity: LedgerIdentity) -> str | None:
-    """Write the edited trees and the commit, then compare-and-swap the ref; a note at
-    another fanout (`root` None) is libgit2's to write."""
     if root is None:
         from gitcorrex.git import notes_libgit2
 
-        return notes_libgit2.commit_notes(repo, ref, expected_tip=tip, appends=appends,
-                            anchors=anchors, message=message,  # type: ignore[arg-type]
-                            identity=identity)
+        return notes_libgit2.write_notes_commit(repo, parent=parent, appends=appends,
+                                                anchors=anchors,  # type: ignore[arg-type]
+                                                message=message, identity=identity)
     trees = _changed_trees(root, repo.object_format)
     tree = _written(repo, lambda: write_trees(repo, trees))[-1]
-    new = _written(repo, lambda: _commit(repo, tree, tip, message, identity))
-    return new if swap_ref(repo, ref, tip, new, message) else None
+    return _written(repo, lambda: _commit(repo, tree, parent, message, identity))
 
 
 class _Edit:

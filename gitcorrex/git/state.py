@@ -26,6 +26,7 @@ pygit2 nor pydantic: `git correx state` must stay close to git's own speed.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -143,16 +144,26 @@ class StateProbe:
             self._begun.close()  # not the scan this probe runs
             self._begun = None
         self._measured = False  # a second measurement scans everything (state_watch.py)
+        self._scanning = threading.Event()  # set once a measurement's scan has started
 
     @property
     def on_kept_index(self) -> bool:
         """Whether this probe holds the worktree's persistent index (else a scratch copy)."""
         return self._index.persistent
 
-    def begin(self) -> StateProbe:
+    def begin(self, *, until_scanning: bool = False) -> StateProbe:
         """Start the next measurement on a thread: git scans the work tree while the caller
-        loads what it needs (verify's imports and profile take about as long as the scan)."""
+        loads what it needs (verify's imports and profile take about as long as the scan).
+
+        `until_scanning`: return only once git is scanning (or this measurement needs no
+        scan). A caller that goes on to start processes of its own would otherwise hold
+        the interpreter's lock for up to its 5 ms switch interval while the scan, the
+        longest part of what follows, waits to be started.
+        """
+        self._scanning = threading.Event()
         self._pending = in_background(self._measure_now, name="correx-state")
+        if until_scanning:
+            self._scanning.wait()
         return self
 
     def measure(self) -> WorkspaceState:
@@ -185,6 +196,8 @@ class StateProbe:
         except UnavailableError:
             self._refuse_undeclared()  # a rule outside the tree may be why git failed
             raise
+        finally:
+            self._scanning.set()
         self._refuse_undeclared()
         self._index.refuse_hidden()
         self._key = self._base_key = key
@@ -231,12 +244,14 @@ class StateProbe:
         begun = self._begun.take_scan() if self._begun is not None else None  # state_start.py
         before = begun[0] if begun else file_stamp(index.path)  # the stamp from before it ran
         if self._untracked_cache() and watched is not None:
+            self._scanning.set()  # a few paths: no scan of the whole work tree
             self._start_queries()
             self._refresh_watched(watched, env)
             stamp = file_stamp(index.path)
             same = stamp is not None and stamp == self._last_stamp()
         elif self._untracked_cache():
             scanning = begun[1] if begun else begin_scan(self._root, env, index.keep_fds)
+            self._scanning.set()
             self._start_queries()  # the scan is the critical path: it starts first
             paths = scanning()
             if paths is None:
@@ -247,6 +262,7 @@ class StateProbe:
         else:
             adding = in_background(lambda: _add_all(self._root, env, index.keep_fds,
                                                     untracked_cache=False))
+            self._scanning.set()
             self._start_queries()
             adding()
             stamp = file_stamp(index.path)

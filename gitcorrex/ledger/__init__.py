@@ -6,7 +6,8 @@ or writes notes (tests/test_architecture.py holds that). The face imports nothin
 pays for the models it does not use, and whichever storage answers is `git/notes.py`'s
 choice, never the caller's.
 
-- writing: `append_lines` (plain drafts, the one writer), `append_events` (typed drafts)
+- writing: `append_lines` (plain drafts, the one writer; `prepare_append` makes its first
+  attempt ahead of time), `append_events` (typed drafts)
 - reading: `read_subject`, `read_all`, `read_notes` (many subjects' notes, their blob ids
   first, for readers that keep what they derive), `LedgerView` (one tip, inside an append)
 """
@@ -19,6 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitcorrex.ledger.append import Draft as Draft
     from gitcorrex.ledger.append import append_lines as append_lines
+    from gitcorrex.ledger.append import prepare_append as prepare_append
     from gitcorrex.ledger.blob_reads import NoteBlobs as NoteBlobs
     from gitcorrex.ledger.blob_reads import note_blobs as note_blobs
     from gitcorrex.ledger.drafts import EventDraft as EventDraft
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 FACE = {
     "Draft": "gitcorrex.ledger.append",
     "append_lines": "gitcorrex.ledger.append",
+    "prepare_append": "gitcorrex.ledger.append",
     "EventDraft": "gitcorrex.ledger.drafts",
     "append_events": "gitcorrex.ledger.drafts",
     "NoteBlobs": "gitcorrex.ledger.blob_reads",

@@ -14,7 +14,6 @@ for preconditions.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -69,31 +68,89 @@ def append_lines(repo: Repository, drafts: Drafts, *, now: datetime, provenance:
     to foreign writers. Exhausted retries raise LedgerContentionError (exit 3) with
     nothing written.
     """
-    ref = git.ledger_ref(repo)
-    git.ensure_merge_strategy(repo, ref)
-    stamp = {"at": format_instant(now), **provenance.stamp()}
-    identity = ledger_identity(repo)
-    pack_every = git.pack_interval(repo)  # a bad value stops us before writing
-    with git.writers_turn(repo):  # our writers queue; compare-and-swap guards the rest
-        for attempt in range(max_attempts):
-            tip = git.ledger_tip(repo, ref)
-            view, batch = _drafts_at(repo, tip, drafts)
-            if not batch:
-                return []
-            lines, appends, anchors = _plan(repo, view, batch, stamp)
-            heavy = _drop_heavy_trees(repo, tip, anchors)
-            new_tip = git.commit_notes(repo, ref, expected_tip=tip, appends=appends,
-                                       anchors=anchors, identity=identity,
-                                       message=_message(len(lines), heavy))
-            if new_tip is not None:
-                break
-            time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
-        else:
-            raise contention_error(repo, ref, max_attempts)
-    remember_own_commit(repo, new_tip)  # what "own" means for reuse (ledger/own_commits.py)
-    git.note_appended(repo, new_tip, len(lines), every=pack_every)  # the next writer's turn
-    _store_folds(repo, view, new_tip, appends, batch)
-    return lines
+    return PreparedAppend(repo, drafts, now=now, provenance=provenance).publish(max_attempts)
+
+
+def prepare_append(repo: Repository, drafts: Drafts, *, now: datetime,
+                   provenance: Provenance) -> PreparedAppend:
+    """`append_lines`'s first attempt made now and left off the ledger: the lines, objects
+    and notes commit written against the tip as it is, the ref not moved until `publish`.
+
+    For a writer with time to spare before it knows it will record (verify, while git
+    rescans the work tree): a `publish` while the tip has not moved is one compare-and-swap.
+    An append never published leaves only unreachable objects, which `git gc` removes.
+    """
+    prepared = PreparedAppend(repo, drafts, now=now, provenance=provenance)
+    prepared.prepare()
+    return prepared
+
+
+class _Attempt(NamedTuple):
+    """One attempt's work: the tip it extends, what it read and wrote, its commit."""
+
+    tip: str | None
+    view: LedgerView | None
+    batch: Sequence[Draft]
+    lines: list[str]
+    appends: dict[str, bytes]
+    new: str
+    message: str
+
+
+class PreparedAppend:
+    """An append through the one writer: attempts made against the tip, each moved onto the
+    ref by compare-and-swap, the first perhaps made ahead of time (`prepare_append`)."""
+
+    def __init__(self, repo: Repository, drafts: Drafts, *, now: datetime,
+                 provenance: Provenance) -> None:
+        self._repo = repo
+        self._drafts = drafts
+        self._ref = git.ledger_ref(repo)
+        git.ensure_merge_strategy(repo, self._ref)
+        self._stamp = {"at": format_instant(now), **provenance.stamp()}
+        self._identity = ledger_identity(repo)
+        self._pack_every = git.pack_interval(repo)  # a bad value stops us before writing
+        self._ready: _Attempt | None = None
+
+    def prepare(self) -> None:
+        """Make the first attempt now, against the tip as it is; nothing moves the ref."""
+        self._ready = self._attempt()
+
+    def publish(self, max_attempts: int = 60) -> list[str]:
+        """Move the ref onto the prepared attempt, or onto new ones while other writers
+        move it first; the lines written ([] when the drafts were none)."""
+        repo = self._repo
+        with git.writers_turn(repo):  # our writers queue; compare-and-swap guards the rest
+            for attempt in range(max_attempts):
+                made, self._ready = self._ready or self._attempt(), None
+                if not made.batch:
+                    return []
+                if git.swap_ref(repo, self._ref, made.tip, made.new, made.message):
+                    break
+                import random  # only when another writer moved the ref first
+
+                time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
+            else:
+                raise contention_error(repo, self._ref, max_attempts)
+        remember_own_commit(repo, made.new)  # what "own" means for reuse (ledger/own_commits.py)
+        git.note_appended(repo, made.new, len(made.lines), every=self._pack_every)
+        _store_folds(repo, made.view, made.new, made.appends, made.batch)
+        return made.lines
+
+    def _attempt(self) -> _Attempt:
+        """The drafts against the tip now: their lines, and the notes commit that records
+        them on top of it (stored, not yet on the ref)."""
+        repo = self._repo
+        tip = git.ledger_tip(repo, self._ref)
+        view, batch = _drafts_at(repo, tip, self._drafts)
+        if not batch:
+            return _Attempt(tip, view, batch, [], {}, "", "")
+        lines, appends, anchors = _plan(repo, view, batch, self._stamp)
+        heavy = _drop_heavy_trees(repo, tip, anchors)
+        message = _message(len(lines), heavy)
+        new = git.write_notes_commit(repo, parent=tip, appends=appends, anchors=anchors,
+                                     identity=self._identity, message=message)
+        return _Attempt(tip, view, batch, lines, appends, new, message)
 
 
 def _drop_heavy_trees(repo: Repository, tip: str | None,

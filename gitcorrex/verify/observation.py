@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitcorrex import git, ledger
 from gitcorrex.git import Repository, changed_paths, max_changed_paths
@@ -28,6 +28,10 @@ from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.run_commands import CommandsRun, ResolvedCommand, SetupRun, decide
 from gitcorrex.verify.selection import ProfileSelection
 from gitcorrex.verify.verdict import verdict_summary
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gitcorrex.ledger.append import PreparedAppend
 
 
 class Observation:
@@ -72,10 +76,15 @@ class Observation:
     def append(self, kind: str, fields: dict[str, Any], state_key: str,
                anchors: dict[str, str]) -> str:
         """Record one event about `state_key` (and the session, if any); the line written."""
+        return self.prepare(kind, fields, state_key, anchors).publish()[0]
+
+    def prepare(self, kind: str, fields: dict[str, Any], state_key: str,
+                anchors: dict[str, str]) -> PreparedAppend:
+        """`append`'s notes commit made now, left off the ledger until published."""
         draft = ledger.Draft(kind, fields, (state_key,), self.session,
                              self.profile.selection.stage, self.step, state_key, anchors)
-        return ledger.append_lines(self.repo, [draft], now=self.clock(),
-                                   provenance=self.provenance)[0]
+        return ledger.prepare_append(self.repo, [draft], now=self.clock(),
+                                     provenance=self.provenance)
 
     def evidence(self, command: ResolvedCommand,
                  outcome: CommandOutcome | None) -> tuple[dict[str, Any], dict[str, str]]:
@@ -111,6 +120,38 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
     (verify does, while git rescans after the commands); `environment` the fingerprint of
     what the commands ran in (None only when none ran: setup failed).
     """
+    return prepare_observation(obs, before, after, run, setup_line, changed,
+                               environment).publish()
+
+
+class PreparedObservation(NamedTuple):
+    """An observation decided and its notes commit made, not yet on the ledger."""
+
+    obs: Observation
+    before: str
+    setup_line: str | None
+    values: dict[str, Any]
+    result: Result
+    failing_output: bytes | None
+    append: PreparedAppend
+
+    def publish(self) -> VerifyOutcome:
+        """Move the ledger onto the observation (retrying as every append does); what
+        verify reports."""
+        line = self.append.publish()[0]
+        expectation = self.obs.expectation
+        return VerifyOutcome(expectation, self.before, line, self.setup_line, self.result,
+                             verdict_summary(self.obs.repo, self.values, self.before),
+                             self.failing_output)
+
+
+def prepare_observation(obs: Observation, before: str, after: str, run: CommandsRun,
+                        setup_line: str | None,
+                        changed: tuple[list[str], int] | None = None,
+                        environment: dict[str, Any] | None = None) -> PreparedObservation:
+    """`record_observation` up to the ref: the result decided, the output blobs and the
+    notes commit written (verify makes them while git rescans, assuming the commands left
+    the workspace as they found it; it publishes only once the rescan agrees)."""
     result, reason = decide(run, before, after)
     records: list[dict[str, Any]] = []
     anchors: dict[str, str] = {} if after == before else {after: "tree"}
@@ -126,10 +167,9 @@ def record_observation(obs: Observation, before: str, after: str, run: CommandsR
         changed=changed or obs.changed_since_baseline(before), profile=obs.profile.profile,
         isolated=obs.isolated, profile_from=obs.profile.profile_from,
         environment=environment)
-    line = obs.append(obs.kind, values, before, anchors)
-    return VerifyOutcome(selection.expectation, before, line, setup_line, result,
-                         verdict_summary(obs.repo, values, before),
-                         None if result is Result.PASS else run.failing_output)
+    prepared = obs.prepare(obs.kind, values, before, anchors)
+    return PreparedObservation(obs, before, setup_line, values, result,
+                               None if result is Result.PASS else run.failing_output, prepared)
 
 
 def baseline_tree(repo: Repository, session: str | None, head_tree: str | None,

@@ -25,10 +25,15 @@ from gitcorrex.git import (
     WorkspaceState,
     discover,
     environment_dirs_added,
+    in_background,
 )
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
-from gitcorrex.verify.observation import Observation, record_observation
+from gitcorrex.verify.observation import (
+    Observation,
+    prepare_observation,
+    record_observation,
+)
 from gitcorrex.verify.outcome import VerifyOutcome
 from gitcorrex.verify.profile_binding import bind_to_state
 from gitcorrex.verify.request import VerifyContext, VerifyRequest
@@ -153,19 +158,31 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
                   run_probe: StateProbe, before: str, setup_line: str | None) -> VerifyOutcome:
     """Run the expectation, then key the workspace it ran in again.
 
-    While git rescans the work tree, this thread computes what changed since the
-    baseline (a diff of two trees known already: ~25 ms on 50,000 files).
+    While git rescans the work tree, this thread computes what changed since the baseline
+    (a diff of two trees known already: ~25 ms on 50,000 files) and makes the observation's
+    notes commit as if the commands left the workspace as they found it (the output blobs,
+    the note, its trees, the commit: ~30 ms of git processes). Only when the rescan gives
+    the key they started on does that commit go onto the ledger, by the same
+    compare-and-swap as every append; otherwise it is dropped unpublished and the
+    observation recorded against what the rescan found.
     """
     selection = obs.profile.selection
     environment = obs.environment(context.env, before)
-    commands = run_expectation(run_dir, selection,
-                               env={**context.env, "CORREX_STATE_KEY": before},
-                               progress=context.progress, output_cap=selection.output_cap)
-    run_probe.begin()
+    changes = in_background(lambda: obs.changed_since_baseline(before), name="correx-changes")
     try:
-        changed = obs.changed_since_baseline(before)
+        commands = run_expectation(run_dir, selection,
+                                   env={**context.env, "CORREX_STATE_KEY": before},
+                                   progress=context.progress, output_cap=selection.output_cap)
+        run_probe.begin(until_scanning=True)
+    finally:
+        changed = changes()
+    try:
+        unmoved = prepare_observation(obs, before, before, commands, setup_line, changed,
+                                      environment)
     finally:
         after = run_probe.measure().state_key
+    if after == before:
+        return unmoved.publish()
     return record_observation(obs, before, after, commands, setup_line, changed, environment)
 
 

@@ -127,3 +127,74 @@ def test_state_with_bad_options_leaves_the_kept_index_free(repo: Path) -> None:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody holds it
     assert run_correx(repo, "state").stdout.strip() == reference_key(repo)
     assert (repo / ".git" / "correx" / "state-index.json").exists()
+
+
+def _order_of_a_verify_run(repo: Path, tmp_path: Path, *args: str,
+                           cwd: Path | None = None) -> tuple[int, list[str]]:
+    """The spawns and imports of one `git correx verify`, in order, and its exit code."""
+    plant = tmp_path / "plant"
+    plant.mkdir(exist_ok=True)
+    (plant / "sitecustomize.py").write_text(AUDIT_HOOK.format(modules=set(LATER_MODULES)))
+    log = tmp_path / "order.log"
+    log.unlink(missing_ok=True)
+    result = run_correx(cwd or repo, "verify", *args,
+                        env={"PYTHONPATH": str(plant), "CORREX_ORDER_LOG": str(log)})
+    return result.code, log.read_text().splitlines()
+
+
+def _verifiable(repo: Path) -> str:
+    """A profile whose expectation runs `true`, committed; the kept index made ready."""
+    write(repo, ".correx.toml", 'version = 1\n[commands]\nnoop = "true"\n'
+          '[expectations]\nnoop = ["noop"]\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "profile")
+    _kept_index_ready(repo)
+    return git(repo, "rev-parse", "HEAD^{tree}").strip()
+
+
+def test_verify_starts_its_first_scan_before_the_boundary_and_parser_load(
+        repo: Path, tmp_path: Path) -> None:
+    """verify's first key is begun as `state`'s is: git's discovery asked once, the scan
+    on the kept index started before the program loads; the second scan after `true`."""
+    head = _verifiable(repo)
+    code, lines = _order_of_a_verify_run(repo, tmp_path, "--expect", "noop")
+    assert code == 0, lines
+    later = min(_position(lines, f"import {module}") for module in LATER_MODULES)
+    scans = [number for number, line in enumerate(lines) if "status --porcelain=v2" in line]
+    assert len(scans) == 2 and scans[0] < later < scans[1], lines
+    assert sum("--show-toplevel" in line for line in lines) == 1, lines  # one discovery
+    assert scans[0] < _position(lines, "spawn true") < scans[1], lines
+    notes = git(repo, "notes", "--ref", "refs/notes/correx", "show", head)
+    assert '"result":"pass"' in notes and head == reference_key(repo)
+
+
+def test_verify_from_a_subdirectory_keys_the_whole_work_tree(repo: Path,
+                                                             tmp_path: Path) -> None:
+    head = _verifiable(repo)
+    write(repo, "deep/er/file.txt", "x\n")
+    code, lines = _order_of_a_verify_run(repo, tmp_path, "--expect", "noop",
+                                         cwd=repo / "deep" / "er")
+    assert code == 0, lines
+    key = reference_key(repo)
+    assert key != head
+    assert '"result":"pass"' in git(repo, "notes", "--ref", "refs/notes/correx", "show", key)
+
+
+def test_verify_with_bad_options_leaves_the_kept_index_free(repo: Path) -> None:
+    """`verify --bogus` began the scan before the options were read: it is closed, and the
+    next run keys on the kept index."""
+    _verifiable(repo)
+    assert run_correx(repo, "verify", "--bogus").code == 2
+    owner = repo / ".git" / "correx" / "state-index.owner"
+    with open(owner, "rb") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody holds it
+    assert run_correx(repo, "state").stdout.strip() == reference_key(repo)
+
+
+def test_verify_outside_a_repository_says_so(tmp_path: Path) -> None:
+    """Discovery begun early and failing is reported by the regular path, as before."""
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    result = run_correx(outside, "verify", env={"GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    assert result.code == 2, result
+    assert "not inside a git repository" in result.stderr

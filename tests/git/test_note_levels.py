@@ -21,9 +21,9 @@ from tests.session.conftest import cli, locked, plans, project  # noqa: F401  (f
 
 def append(handle: Repository, tip: str | None, appends: dict[str, bytes]) -> str:
     """One notes commit by the engine `handle` is answered by (libgit2 once opened)."""
-    new = notes.commit_notes(handle, REF, expected_tip=tip, appends=appends, anchors={},
-                             message="git correx: record 1 event(s)", identity=IDENTITY)
-    assert new is not None
+    new = notes.write_notes_commit(handle, parent=tip, appends=appends, anchors={},
+                                   message="git correx: record 1 event(s)", identity=IDENTITY)
+    assert notes.swap_ref(handle, REF, tip, new, "git correx: record 1 event(s)")
     return new
 
 

@@ -31,15 +31,9 @@ def commit(
     anchors: dict[str, str] | None = None,
     expected: str | None = None,
 ) -> str | None:
-    return notes.commit_notes(
-        repo,
-        REF,
-        expected_tip=expected,
-        appends=appends,
-        anchors=anchors or {},
-        message="test",
-        identity=IDENTITY,
-    )  # type: ignore[arg-type]
+    new = notes.write_notes_commit(repo, parent=expected, appends=appends,
+                                   anchors=anchors or {}, message="test", identity=IDENTITY)
+    return new if notes.swap_ref(repo, REF, expected, new, "test") else None
 
 
 def test_commit_notes_writes_fanout_notes_and_anchors(repo: Path) -> None:

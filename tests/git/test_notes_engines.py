@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -21,18 +22,23 @@ Appends = dict[str, bytes]
 Anchors = dict[str, str]
 
 
+def commit_by(engine: ModuleType, repo: Repository, tip: str | None, appends: Appends,
+              anchors: Anchors, message: str = "git correx: record 1 event(s)") -> str | None:
+    """`engine`'s notes commit on `tip`, moved onto the ref by its compare-and-swap; None
+    when the ref no longer points at `tip`."""
+    new: str = engine.write_notes_commit(repo, parent=tip, appends=appends, anchors=anchors,
+                                         message=message, identity=IDENTITY)
+    return new if engine.swap_ref(repo, REF, tip, new, message) else None
+
+
 def by_libgit2(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
-    new = notes_libgit2.commit_notes(repo, REF, expected_tip=tip, appends=appends,
-                                     anchors=anchors, message="git correx: record 1 event(s)",
-                                     identity=IDENTITY)  # type: ignore[arg-type]
+    new = commit_by(notes_libgit2, repo, tip, appends, anchors)
     assert new is not None
     return new
 
 
 def by_git(repo: Repository, tip: str | None, appends: Appends, anchors: Anchors) -> str:
-    new = notes_plumbing.commit_notes(repo, REF, expected_tip=tip, appends=appends,
-                                      anchors=anchors, message="git correx: record 1 event(s)",
-                                      identity=IDENTITY)
+    new = commit_by(notes_plumbing, repo, tip, appends, anchors)
     assert new is not None
     return new
 
@@ -94,12 +100,10 @@ def test_git_writer_loses_a_race_without_moving_the_ref(repo: Path) -> None:
     handle = open_repo(repo)
     first = by_git(handle, None, {tree: b"one\n"}, {})
     second = by_git(handle, first, {tree: b"two\n"}, {})
-    stale = notes_plumbing.commit_notes(handle, REF, expected_tip=first, appends={tree: b"lost\n"},
-                                  anchors={}, message="m", identity=IDENTITY)
+    stale = commit_by(notes_plumbing, handle, first, {tree: b"lost\n"}, {}, "m")
     assert stale is None
     assert git(repo, "rev-parse", REF).strip() == second
-    assert notes_plumbing.commit_notes(handle, REF, expected_tip=None, appends={tree: b"lost\n"},
-                                 anchors={}, message="m", identity=IDENTITY) is None
+    assert commit_by(notes_plumbing, handle, None, {tree: b"lost\n"}, {}, "m") is None
     assert "lost" not in git(repo, "notes", "--ref", REF, "show", tree)
 
 
@@ -110,8 +114,7 @@ def test_git_writer_waits_for_no_one_when_the_ref_is_locked(repo: Path) -> None:
     lock = Path(handle.common_dir, f"{REF}.lock")
     lock.write_text("")
     try:
-        assert notes_plumbing.commit_notes(handle, REF, expected_tip=first, appends={tree: b"x\n"},
-                                     anchors={}, message="m", identity=IDENTITY) is None
+        assert commit_by(notes_plumbing, handle, first, {tree: b"x\n"}, {}, "m") is None
     finally:
         lock.unlink()
     assert git(repo, "rev-parse", REF).strip() == first

@@ -125,6 +125,26 @@ def test_weakened_stat_checks(failing: tuple[Path, str], correx: Correx) -> None
     assert_gate_not_green(top, base, correx)
 
 
+def test_a_rule_the_command_writes_is_refused_and_nothing_is_recorded(
+        failing: tuple[Path, str], correx: Correx) -> None:
+    """The edited check passes and, while it runs, installs the rule that hides its edit:
+    the rescan after it refuses the rule (exit 3). verify made the observation's notes
+    commit while git rescanned; it must never reach the ledger."""
+    top, base = failing
+    git(top, "config", "filter.restore.clean", "git show HEAD:out/check.py")
+    write(top, "out/check.py", "import pathlib\n"
+          "pathlib.Path('.git/info').mkdir(exist_ok=True)\n"
+          "pathlib.Path('.git/info/attributes').write_text('out/check.py filter=restore\\n')\n"
+          + PASSING)
+    result = correx(top, "verify")
+    assert result.code == 3, result
+    assert ".git/info/attributes" in result.stderr and "out/check.py" in result.stderr
+    assert not has_ledger(top)  # the pass made ahead of the rescan never landed
+    (top / ".git" / "info" / "attributes").unlink()
+    git(top, "checkout", "--", "out/check.py")
+    assert_gate_not_green(top, base, correx)
+
+
 @pytest.mark.parametrize("source", ["info/attributes", "core.attributesFile"])
 def test_undeclared_clean_filter(failing: tuple[Path, str], correx: Correx, tmp_path: Path,
                                  source: str) -> None:
