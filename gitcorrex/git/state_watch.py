@@ -90,7 +90,7 @@ class Watcher:
         self.pending = None
         try:
             with Connection(self._config["sockname"], self._config["binary"]) as conn:
-                answer = self._ask(conn, trusted_index)
+                answer = self._ask(conn, trusted_index, full)
             if full and answer.paths is not None:
                 answer = WatchAnswer(None, "a second measurement scans everything")
         except (WatchmanError, KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -105,7 +105,11 @@ class Watcher:
         if self.pending is not None:
             self._previous = self.pending
 
-    def _ask(self, conn: Connection, trusted_index: bool) -> WatchAnswer:
+    def _ask(self, conn: Connection, trusted_index: bool, full: bool = False) -> WatchAnswer:
+        """What changed since the previous clock. Before a full scan (`full`) watchman is
+        not made to sync first: its paths are not used, and a clock taken before it has
+        seen every event is only earlier than the truth, so the next answer reports more,
+        never less (a sync costs a cookie file and watchman's turn on a busy machine)."""
         if self._config.get("misplaced"):
             return WatchAnswer(None, "watch.json names another directory (the repository "
                                      "moved?): run `git correx watch start` again")
@@ -113,7 +117,8 @@ class Watcher:
         if not trusted_index or previous is None or "clock" not in previous:
             return self._start_chain(conn, "no clock for this index")
         query = {"since": previous["clock"], "fields": ["name"],
-                 "empty_on_fresh_instance": True, "sync_timeout": SYNC_MS, **self._relative()}
+                 "empty_on_fresh_instance": True, "sync_timeout": 0 if full else SYNC_MS,
+                 **self._relative()}
         from gitcorrex.git.watchman import WatchmanError
 
         try:

@@ -102,6 +102,13 @@ class Observation:
                   "profile": self.profile.profile}
         return self.append(SETUP_KIND, fields, state_key, anchors)
 
+    def begin_changes(self, state_key: str) -> Callable[[], tuple[list[str], int]]:
+        """`changed_since_baseline(state_key)` started on a thread; its waiter. A diff of two
+        trees known already (~10 ms of git on 50,000 files, several times that beside a
+        scan) is then answered while the commands are prepared and run."""
+        return git.in_background(lambda: self.changed_since_baseline(state_key),
+                                 name="correx-changes")
+
     def changed_since_baseline(self, state_key: str) -> tuple[list[str], int]:
         """Paths (bounded) changed since HEAD or the session's latest pass, and how many
         were left out."""

@@ -14,8 +14,8 @@ only for `--reuse` or a session, libgit2 never unless something opened it — so
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from gitcorrex.errors import UsageError
@@ -25,7 +25,6 @@ from gitcorrex.git import (
     WorkspaceState,
     discover,
     environment_dirs_added,
-    in_background,
 )
 from gitcorrex.model.session_object import check_session_id
 from gitcorrex.model.verdicts import Reason
@@ -43,6 +42,8 @@ from gitcorrex.verify.selection import ProfileSelection, selected_commands, sele
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gitcorrex.verify.reuse import Reuse
+
+Changes = Callable[[], tuple[list[str], int]]
 
 
 def observe_workspace(repo: Repository, request: VerifyRequest, context: VerifyContext, *,
@@ -124,19 +125,28 @@ def _observe_state(repo: Repository, chosen: ProfileSelection | None, request: V
     reuse = _reuse(obs, context, before, None) if asked else None
     if reuse is not None and reuse.outcome is not None:
         return reuse.outcome
-    with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
-        return _declined(_verify_in(obs, request, context, run_dir, run_probe, before), reuse)
+    # what the observation will name, asked while the commands run (setup moves the key)
+    changes = obs.begin_changes(before) if selection.setup is None else None
+    try:
+        with _workspace(obs.repo, before, request.isolated, probe) as (run_dir, run_probe):
+            return _declined(_verify_in(obs, request, context, run_dir, run_probe, before,
+                                        changes), reuse)
+    finally:
+        if changes is not None:
+            with suppress(Exception):  # asked for already, or the run stopped: its git
+                changes()              # process must not outlive the verify
 
 
 def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
-               run_dir: Path, run_probe: StateProbe, unset: str) -> VerifyOutcome:
+               run_dir: Path, run_probe: StateProbe, unset: str,
+               changes: Changes | None) -> VerifyOutcome:
     """Setup (if any) then the commands, both in `run_dir`: setup prepares what is tested.
 
     Setup is recorded on the state it ran on; the commands verify the state it left.
     """
     selection = obs.profile.selection
     if selection.setup is None:
-        return _run_commands(obs, context, run_dir, run_probe, unset, None)
+        return _run_commands(obs, context, run_dir, run_probe, unset, None, changes)
     setup = run_setup(run_dir, selection, env=context.env, progress=context.progress,
                       output_cap=selection.output_cap)
     setup_line = obs.record_setup(unset, setup)
@@ -155,28 +165,25 @@ def _verify_in(obs: Observation, request: VerifyRequest, context: VerifyContext,
 
 
 def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
-                  run_probe: StateProbe, before: str, setup_line: str | None) -> VerifyOutcome:
+                  run_probe: StateProbe, before: str, setup_line: str | None,
+                  changes: Changes | None = None) -> VerifyOutcome:
     """Run the expectation, then key the workspace it ran in again.
 
-    While git rescans the work tree, this thread computes what changed since the baseline
-    (a diff of two trees known already: ~25 ms on 50,000 files) and makes the observation's
-    notes commit as if the commands left the workspace as they found it (the output blobs,
-    the note, its trees, the commit: ~30 ms of git processes). Only when the rescan gives
-    the key they started on does that commit go onto the ledger, by the same
-    compare-and-swap as every append; otherwise it is dropped unpublished and the
-    observation recorded against what the rescan found.
+    While git rescans the work tree, this thread makes the observation's notes commit as if
+    the commands left the workspace as they found it (the output blobs, the note, its
+    trees, the commit: ~30 ms of git processes). Only when the rescan gives the key they
+    started on does that commit go onto the ledger, by the same compare-and-swap as every
+    append; otherwise it is dropped unpublished and the observation recorded against what
+    the rescan found. `changes`: `obs.begin_changes(before)`, begun before the commands.
     """
     selection = obs.profile.selection
     environment = obs.environment(context.env, before)
-    changes = in_background(lambda: obs.changed_since_baseline(before), name="correx-changes")
+    commands = run_expectation(run_dir, selection,
+                               env={**context.env, "CORREX_STATE_KEY": before},
+                               progress=context.progress, output_cap=selection.output_cap)
+    run_probe.begin(until_scanning=True)
     try:
-        commands = run_expectation(run_dir, selection,
-                                   env={**context.env, "CORREX_STATE_KEY": before},
-                                   progress=context.progress, output_cap=selection.output_cap)
-        run_probe.begin(until_scanning=True)
-    finally:
-        changed = changes()
-    try:
+        changed = changes() if changes is not None else obs.changed_since_baseline(before)
         unmoved = prepare_observation(obs, before, before, commands, setup_line, changed,
                                       environment)
     finally:
