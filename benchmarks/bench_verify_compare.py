@@ -3,18 +3,22 @@
 Each `--version NAME=PYTHON` names an interpreter with git-correx installed beside it
 (non-editable); every run times `true`, `git status` and each version's
 `git-correx verify --quiet --expect noop` in turn on the bench_verify.py fixture (50,000
-files, 100 modified, 100 untracked), after one untimed warm-up each (which also stores what
-a version keeps between runs: the kept index, the profile's selection). Prints wall and CPU
+files, 100 modified, 100 untracked), each version on its own copy of it: what a version
+keeps between runs (the kept index, the profile's selection) is its own, and two versions
+sharing one repository would make each other rebuild it on every run. One untimed warm-up
+each stores it (and `--watch` starts each copy's watcher first). Prints wall and CPU
 medians with min-max, the overhead over `true` in `git status` units for each version, and
 the load average before and after. Usage:
 
     python benchmarks/bench_verify_compare.py --version main=/tmp/a/bin/python \\
-        --version plain=/tmp/b/bin/python [--runs 9] [--files 50000]
+        --version plain=/tmp/b/bin/python [--runs 9] [--files 50000] [--watch]
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +41,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--files", type=int, default=50_000)
     parser.add_argument("--workdir", type=Path, default=here / "work")
+    parser.add_argument("--watch", action="store_true",
+                        help="each copy with its watcher on (`git correx watch start`)")
     return parser.parse_args()
 
 
@@ -44,11 +50,20 @@ def main() -> int:
     args = parse_args()
     repo = make_large_repo(args.workdir / f"verify-{args.files}", files=args.files)
     (repo / ".correx.toml").write_text(PROFILE)
-    commands: dict[str, list[str] | str] = {"true": ["true"], "git status": ["git", "status"]}
+    here = f"cd {shlex.quote(str(repo))} && "  # every row through one shell, as the verifies
+    commands: dict[str, list[str] | str] = {"true": here + "true",
+                                            "git status": here + "git status"}
     for spec in args.version:
         name, _, python = spec.partition("=")
         script = str(Path(python).parent / "git-correx")
-        commands[f"verify ({name})"] = [script, "verify", "--quiet", "--expect", "noop"]
+        copy = make_large_repo(args.workdir / f"verify-{args.files}-{name}", files=args.files)
+        (copy / ".correx.toml").write_text(PROFILE)
+        subprocess.run([script, "watch", "start" if args.watch else "stop"], cwd=copy,
+                       check=False, capture_output=True)
+        verify = (f"cd {shlex.quote(str(copy))} && "
+                  f"{shlex.quote(script)} verify --quiet --expect noop")
+        subprocess.run(verify, shell=True, check=False, capture_output=True)  # warm-up
+        commands[f"verify ({name})"] = verify
     load = load_average()
     wall, cpu = time_commands_cpu(commands, args.runs, cwd=repo)
     print(f"repository: {args.files} files; {args.runs} runs, interleaved\n")
