@@ -9,6 +9,9 @@ with every module-level cache empty, so no answer can be stale.
 
 It serves only:
 - this user (the caller's SO_PEERCRED uid), this interpreter and this installation;
+- a caller confined exactly as it is (namespaces, `no_new_privs`, seccomp, capabilities,
+  LSM label: cli/confinement.py): a sandboxed shell that can reach the socket must
+  not have its call run outside its sandbox;
 - the start-up settings it was started with (`PYTHON*`, `PYDANTIC_*`, `LANG`, `LC_*`:
   paths, flags, the streams' encoding and pydantic's plugins are fixed when they load);
 - `assess --hook AGENT` calls (nothing else is sent here);
@@ -39,6 +42,7 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
+from gitcorrex.cli.confinement import confinement
 from gitcorrex.cli.resident_client import EXITED, FALLBACK, PROTOCOL, SIGNAL
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
@@ -132,6 +136,7 @@ class Server:
                  stamps: dict[str, tuple[int, int, int]], idle: float) -> None:
         self.listener: socket.socket | None = listener
         self.settings = settings
+        self.confined = confinement(os.getpid())  # what a caller must share (confinement.py)
         self.stamps = stamps
         self.idle = idle
         self.calls: dict[int, socket.socket] = {}  # each child's caller, by the child's pid
@@ -193,6 +198,7 @@ class Server:
         if int.from_bytes(cred[4:8], sys.byteorder) != os.getuid():
             conn.close()
             return
+        peer = int.from_bytes(cred[:4], sys.byteorder)  # 0: in a PID namespace we cannot see
         if not code_unchanged(self.stamps):
             self.retire()
             with suppress(OSError):
@@ -201,11 +207,12 @@ class Server:
             return
         pid = os.fork()
         if pid == 0:
-            self.child(conn)
+            self.child(conn, peer)
         self.calls[pid] = conn
 
-    def child(self, conn: socket.socket) -> None:
-        """The call, run as a fresh hook process would run it (never returns)."""
+    def child(self, conn: socket.socket, peer: int) -> None:
+        """The call, run as a fresh hook process would run it (never returns); "run it
+        yourself" to a caller confined otherwise than this process (confinement.py)."""
         try:
             signal.set_wakeup_fd(-1)
             for signo in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
@@ -217,7 +224,9 @@ class Server:
             os.close(self.wake_r)
             os.close(self.wake_w)
             received = _receive(conn)
-            call = None if received is None else self.admitted(received[0])
+            alike = (self.confined is not None and peer > 0
+                     and confinement(peer) == self.confined)
+            call = None if received is None or not alike else self.admitted(received[0])
             if received is None or call is None:
                 with suppress(OSError):
                     conn.sendall(FALLBACK + b"-")

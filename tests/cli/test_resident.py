@@ -418,3 +418,81 @@ def test_a_caller_that_sends_nothing_holds_up_no_other_call(installed: tuple[Pat
     finally:
         for quiet in silent:
             quiet.close()
+
+
+def _no_new_privs() -> None:
+    """The caller's own `no_new_privs`, as Codex's Linux sandbox (Landlock, seccomp) and
+    bubblewrap set it before running an agent's shell."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def test_a_caller_confined_otherwise_runs_its_call_itself(installed: tuple[Path, str],
+                                                          tmp_path: Path) -> None:
+    """A sandboxed shell of the same user that can reach the socket must not have its call
+    run outside its sandbox: the resident process answers "run it yourself", and the call
+    runs in the caller's own process, with the same answer."""
+    root, command = installed
+    env = environment(tmp_path)
+    server = started_resident(root, command, env)
+    for name, payload in payloads(root).items():
+        (tmp_path / GIT_LOG).unlink(missing_ok=True)
+        confined = subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
+                                  capture_output=True, timeout=60, check=False,
+                                  preexec_fn=_no_new_privs)
+        callers = git_parents(tmp_path, generation=1)
+        assert server not in callers, name  # not a child of the resident process
+        own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
+        assert (confined.returncode, confined.stdout.decode(), confined.stderr.decode()) \
+            == own, name
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    run_hook(root, command, payloads(root)["allowed write"], env)
+    assert git_parents(tmp_path, generation=1) == {server}  # the unconfined still served
+    assert resident_pid(env) == server
+
+
+def test_a_caller_in_another_mount_namespace_runs_its_call_itself(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    """bubblewrap's sandboxes start in a mount namespace of their own (the files they may
+    write bound in); one that keeps the network, PID and user namespaces reaches the
+    abstract socket and can still inspect the resident process as the launcher does."""
+    root, command = installed
+    env = environment(tmp_path)
+    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False) \
+        if shutil.which("unshare") else None
+    if probe is None or probe.returncode != 0:
+        pytest.skip("no mount namespace can be made here (`unshare --mount` needs root)")
+    server = started_resident(root, command, env)
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    payload = payloads(root)["write outside the manifest"]
+    inside = subprocess.run(["unshare", "--mount", "sh", "-c", command], cwd=root, env=env,
+                            input=payload, capture_output=True, timeout=60, check=False)
+    assert git_parents(tmp_path, generation=1), "the call read nothing"
+    assert server not in git_parents(tmp_path, generation=1)
+    own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
+    assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own
+
+
+def test_a_caller_in_another_user_namespace_runs_its_call_itself(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    """An unprivileged bubblewrap sandbox starts in a user namespace of its own: from there
+    the launcher cannot inspect the resident process (another namespace's /proc entries)
+    and the resident process cannot inspect the caller; either way the call runs inside."""
+    root, command = installed
+    env = environment(tmp_path)
+    probe = subprocess.run(["unshare", "--user", "true"], capture_output=True, check=False) \
+        if shutil.which("unshare") else None
+    if probe is None or probe.returncode != 0:
+        pytest.skip("this machine lets no process make a user namespace (unshare --user)")
+    server = started_resident(root, command, env)
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    payload = payloads(root)["write outside the manifest"]
+    inside = subprocess.run(["unshare", "--user", "--map-current-user", "sh", "-c", command],
+                            cwd=root, env=env, input=payload, capture_output=True,
+                            timeout=60, check=False)
+    assert server not in git_parents(tmp_path, generation=1)
+    own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
+    assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own
