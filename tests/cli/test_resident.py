@@ -454,45 +454,34 @@ def test_a_caller_confined_otherwise_runs_its_call_itself(installed: tuple[Path,
     assert resident_pid(env) == server
 
 
-def test_a_caller_in_another_mount_namespace_runs_its_call_itself(
-        installed: tuple[Path, str], tmp_path: Path) -> None:
-    """bubblewrap's sandboxes start in a mount namespace of their own (the files they may
-    write bound in); one that keeps the network, PID and user namespaces reaches the
-    abstract socket and can still inspect the resident process as the launcher does."""
+NAMESPACES = {
+    # bubblewrap's sandboxes start in a mount namespace of their own (the files they may
+    # write bound in); one that keeps the network, PID and user namespaces reaches the
+    # abstract socket and can still inspect the resident process as the launcher does
+    "mount": ["unshare", "--mount"],
+    # an unprivileged one starts in a user namespace of its own: from there the launcher
+    # cannot inspect the resident process, nor the resident process the caller
+    "user": ["unshare", "--user", "--map-current-user"],
+}
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+def test_a_caller_in_another_namespace_runs_its_call_itself(
+        installed: tuple[Path, str], tmp_path: Path, namespace: str) -> None:
+    """A sandbox's namespaces: the call runs inside them, in the caller's own process."""
     root, command = installed
     env = environment(tmp_path)
-    probe = subprocess.run(["unshare", "--mount", "true"], capture_output=True, check=False) \
+    enter = NAMESPACES[namespace]
+    probe = subprocess.run([*enter, "true"], capture_output=True, check=False) \
         if shutil.which("unshare") else None
     if probe is None or probe.returncode != 0:
-        pytest.skip("no mount namespace can be made here (`unshare --mount` needs root)")
+        pytest.skip(f"no {namespace} namespace can be made here ({' '.join(enter)})")
     server = started_resident(root, command, env)
     (tmp_path / GIT_LOG).unlink(missing_ok=True)
     payload = payloads(root)["write outside the manifest"]
-    inside = subprocess.run(["unshare", "--mount", "sh", "-c", command], cwd=root, env=env,
-                            input=payload, capture_output=True, timeout=60, check=False)
+    inside = subprocess.run([*enter, "sh", "-c", command], cwd=root, env=env, input=payload,
+                            capture_output=True, timeout=60, check=False)
     assert git_parents(tmp_path, generation=1), "the call read nothing"
-    assert server not in git_parents(tmp_path, generation=1)
-    own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
-    assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own
-
-
-def test_a_caller_in_another_user_namespace_runs_its_call_itself(
-        installed: tuple[Path, str], tmp_path: Path) -> None:
-    """An unprivileged bubblewrap sandbox starts in a user namespace of its own: from there
-    the launcher cannot inspect the resident process (another namespace's /proc entries)
-    and the resident process cannot inspect the caller; either way the call runs inside."""
-    root, command = installed
-    env = environment(tmp_path)
-    probe = subprocess.run(["unshare", "--user", "true"], capture_output=True, check=False) \
-        if shutil.which("unshare") else None
-    if probe is None or probe.returncode != 0:
-        pytest.skip("this machine lets no process make a user namespace (unshare --user)")
-    server = started_resident(root, command, env)
-    (tmp_path / GIT_LOG).unlink(missing_ok=True)
-    payload = payloads(root)["write outside the manifest"]
-    inside = subprocess.run(["unshare", "--user", "--map-current-user", "sh", "-c", command],
-                            cwd=root, env=env, input=payload, capture_output=True,
-                            timeout=60, check=False)
     assert server not in git_parents(tmp_path, generation=1)
     own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
     assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own

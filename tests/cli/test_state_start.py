@@ -13,6 +13,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import git, run_correx, write
 from tests.git.state_helpers import reference_key
 
@@ -115,14 +117,14 @@ def test_a_decoy_git_directory_is_not_the_repository_git_finds(
     assert scans[1] < _position(lines, "import gitcorrex.cli.boundary"), lines
 
 
-def test_state_with_bad_options_leaves_the_kept_index_free(repo: Path) -> None:
-    """`state --bogus` began the scan before the options were read: it is closed (lock
-    dropped, git waited for), and the next run keys on the kept index, not a copy."""
+@pytest.mark.parametrize("command", ["state", "verify"])
+def test_bad_options_leave_the_kept_index_free(repo: Path, command: str) -> None:
+    """`state --bogus` and `verify --bogus` began the scan before the options were read: it
+    is closed (lock dropped, git waited for), and the next run keys on the kept index, not
+    a copy."""
     _kept_index_ready(repo)
-    assert run_correx(repo, "state", "--bogus").code == 2
+    assert run_correx(repo, command, "--bogus").code == 2
     owner = repo / ".git" / "correx" / "state-index.owner"
-
-
     with open(owner, "rb") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody holds it
     assert run_correx(repo, "state").stdout.strip() == reference_key(repo)
@@ -178,17 +180,6 @@ def test_verify_from_a_subdirectory_keys_the_whole_work_tree(repo: Path,
     key = reference_key(repo)
     assert key != head
     assert '"result":"pass"' in git(repo, "notes", "--ref", "refs/notes/correx", "show", key)
-
-
-def test_verify_with_bad_options_leaves_the_kept_index_free(repo: Path) -> None:
-    """`verify --bogus` began the scan before the options were read: it is closed, and the
-    next run keys on the kept index."""
-    _verifiable(repo)
-    assert run_correx(repo, "verify", "--bogus").code == 2
-    owner = repo / ".git" / "correx" / "state-index.owner"
-    with open(owner, "rb") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # nobody holds it
-    assert run_correx(repo, "state").stdout.strip() == reference_key(repo)
 
 
 def test_verify_outside_a_repository_says_so(tmp_path: Path) -> None:
