@@ -111,6 +111,7 @@ class PreparedAppend:
         self._identity = ledger_identity(repo)
         self._pack_every = git.pack_interval(repo)  # a bad value stops us before writing
         self._ready: _Attempt | None = None
+        self._written: list[str] | None = None  # once published: never appended twice
 
     def prepare(self) -> None:
         """Make the first attempt now, against the tip as it is; nothing moves the ref."""
@@ -118,7 +119,10 @@ class PreparedAppend:
 
     def publish(self, max_attempts: int = 60) -> list[str]:
         """Move the ref onto the prepared attempt, or onto new ones while other writers
-        move it first; the lines written ([] when the drafts were none)."""
+        move it first; the lines written ([] when the drafts were none). Published once:
+        a second call returns the same lines and writes nothing."""
+        if self._written is not None:
+            return self._written
         repo = self._repo
         with git.writers_turn(repo):  # our writers queue; compare-and-swap guards the rest
             for attempt in range(max_attempts):
@@ -135,6 +139,7 @@ class PreparedAppend:
         remember_own_commit(repo, made.new)  # what "own" means for reuse (ledger/own_commits.py)
         git.note_appended(repo, made.new, len(made.lines), every=self._pack_every)
         _store_folds(repo, made.view, made.new, made.appends, made.batch)
+        self._written = made.lines
         return made.lines
 
     def _attempt(self) -> _Attempt:

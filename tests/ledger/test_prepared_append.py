@@ -47,6 +47,8 @@ def test_nothing_is_on_the_ledger_until_published(repo: Path, engine: str) -> No
     assert '"marker":"early"' in line
     assert _note(repo, tree) == line + "\n"
     assert git(repo, "rev-list", "--count", REF).strip() == "1"
+    assert prepared.publish() == [line]  # published once: a second call writes nothing
+    assert git(repo, "rev-list", "--count", REF).strip() == "1"
 
 
 @pytest.mark.parametrize("engine", ENGINES)
