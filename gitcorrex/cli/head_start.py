@@ -14,6 +14,7 @@ context object; nothing is kept at module level.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex.errors import CorrexError
@@ -21,9 +22,11 @@ from gitcorrex.errors import CorrexError
 TYPE_CHECKING = False  # no `typing` at run time on the start-up path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
 
     from gitcorrex.git import Repository, StateProbe, StateStart
+    from gitcorrex.model.provenance import Provenance
 
 
 class HeadStart:
@@ -31,9 +34,11 @@ class HeadStart:
     unless taken."""
 
     def __init__(self, started: tuple[Repository, StateProbe] | None = None,
-                 state_start: StateStart | None = None) -> None:
+                 state_start: StateStart | None = None,
+                 provenance: Callable[[], Provenance] | None = None) -> None:
         self._started = started
         self._state_start = state_start
+        self._provenance = provenance
 
     @classmethod
     def for_args(cls, args: Sequence[str], state_start: StateStart | None = None) -> HeadStart:
@@ -48,7 +53,8 @@ class HeadStart:
         try:
             asked = state_start.discovery if state_start is not None else None
             repo = discover(Path.cwd(), asked=asked)
-            return cls((repo, StateProbe(repo, state_start).begin()))
+            return cls((repo, StateProbe(repo, state_start).begin()),
+                       provenance=begin_provenance(repo))
         except CorrexError:
             return cls(state_start=state_start)  # closed with the rest on exit
 
@@ -56,6 +62,11 @@ class HeadStart:
         """The started scan (the caller now owns and closes the probe), or None."""
         started, self._started = self._started, None
         return started
+
+    def take_provenance(self) -> Callable[[], Provenance] | None:
+        """The waiter for who records, begun with the scan (the caller now waits for it)."""
+        provenance, self._provenance = self._provenance, None
+        return provenance
 
     def take_state_start(self) -> StateStart | None:
         """What `state` began (the caller now owns and closes it), or None."""
@@ -70,6 +81,10 @@ class HeadStart:
         state_start, self._state_start = self._state_start, None
         if state_start is not None:
             state_start.close()
+        provenance, self._provenance = self._provenance, None
+        if provenance is not None:
+            with suppress(Exception):  # its git processes must not outlive us
+                provenance()
 
     def __enter__(self) -> HeadStart:
         return self
@@ -77,3 +92,18 @@ class HeadStart:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.discard()
+
+
+def begin_provenance(repo: Repository) -> Callable[[], Provenance]:
+    """Who records (`git var` twice, `git --version`: ~6 ms of git processes), asked on a
+    thread as soon as the repository is known, while the verify modules load; its error
+    (an identity git refuses, exit 2) is raised where it is waited for, before any command
+    runs."""
+    from gitcorrex.git import in_background
+
+    def ask() -> Provenance:
+        from gitcorrex.ledger.provenance import current_provenance
+
+        return current_provenance(repo)
+
+    return in_background(ask, name="correx-provenance")

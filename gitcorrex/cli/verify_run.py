@@ -55,17 +55,19 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
     begun now): git keys the workspace while the modules below load."""
     import os
 
+    from gitcorrex.cli.head_start import begin_provenance
     from gitcorrex.clock import now_utc
     from gitcorrex.git import StateProbe, discover
 
     started = head_start.take() if head_start is not None else None
+    provenance = head_start.take_provenance() if head_start is not None else None
     if started is None:
         repo = discover(Path.cwd())
         started = (repo, StateProbe(repo).begin())
     repo = started[0]
     with started[1] as probe:
+        provenance = provenance or begin_provenance(repo)  # asked while the modules load
         from gitcorrex.cli.progress import TerminalProgress
-        from gitcorrex.ledger.provenance import current_provenance
         from gitcorrex.session.verify_entry import verify_workspace
         from gitcorrex.verify.outcome import SilentProgress
         from gitcorrex.verify.request import VerifyContext, VerifyRequest
@@ -73,7 +75,7 @@ def _verify(head_start: HeadStart | None, *, stage: str | None, expect: str | No
         progress = TerminalProgress() if streaming else SilentProgress()
         request = VerifyRequest(stage=stage, expect=expect, session=session, reuse=reuse,
                                 isolated=isolated, profile_from=profile_from)
-        context = VerifyContext(os.environ, now_utc, current_provenance(repo), progress)
+        context = VerifyContext(os.environ, now_utc, provenance(), progress)
         return verify_workspace(repo, request, context, probe=probe,
                                 artifacts=_artifacts(artifacts))
 
