@@ -18,9 +18,20 @@ desktop session has its own.
 
 Landlock itself leaves no trace in `/proc`; every unprivileged Landlock domain requires
 `no_new_privs`, which is compared.
+
+The caller is named by its pid (`SO_PEERCRED`), and a pid is given to another process once
+its own ended. So the caller is pinned first by a pidfd (`SO_PEERPIDFD`, Linux 6.5; else
+one opened at once), and its `/proc` entries count only when that pidfd names the same pid
+and the process is still alive after they were read: a caller that connects, sends its
+call and exits cannot have another process's confinement read in its place.
 """
 
 from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
 
 NAMESPACES = ("cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time",
               "time_for_children", "user", "uts")
@@ -31,8 +42,6 @@ STATUS_FIELDS = ("NoNewPrivs", "Seccomp", "Seccomp_filters", "CapInh", "CapPrm",
 def confinement(pid: int) -> tuple[str, ...] | None:
     """The namespaces, `/proc/PID/status` confinement fields and LSM label of process
     `pid`, in a fixed order; None when any of them cannot be read."""
-    import os
-
     proc = f"/proc/{pid}"
     try:
         found = [f"{name}={os.readlink(f'{proc}/ns/{name}')}" for name in NAMESPACES
@@ -57,3 +66,52 @@ def _label(proc: str) -> str:
         if exc.errno in (errno.EINVAL, errno.ENOENT, errno.EOPNOTSUPP):
             return ""  # no LSM answers here: nothing to compare
         raise
+
+
+SO_PEERPIDFD = getattr(socket, "SO_PEERPIDFD", 77)  # Linux 6.5; Python 3.11 lacks the name
+
+
+def caller_confined_as(conn: socket.socket, peer: int, own: tuple[str, ...] | None) -> bool:
+    """Whether the process at the other end of `conn` (pid `peer`, from SO_PEERCRED) is
+    confined exactly as `own` says, read while it is pinned (module docstring)."""
+    if own is None or peer <= 0:
+        return False
+    pinned = _pidfd(conn, peer)
+    if pinned is None:
+        return False
+    try:
+        return (_pidfd_pid(pinned) == peer and confinement(peer) == own
+                and _alive(pinned))
+    finally:
+        os.close(pinned)
+
+
+def _pidfd(conn: socket.socket, peer: int) -> int | None:
+    try:
+        raw = conn.getsockopt(socket.SOL_SOCKET, SO_PEERPIDFD, 4)
+        return int.from_bytes(raw, sys.byteorder, signed=True)
+    except OSError:  # an older kernel: the pid as it is now, checked against SO_PEERCRED
+        try:
+            return os.pidfd_open(peer)
+        except OSError:
+            return None
+
+
+def _pidfd_pid(pidfd: int) -> int | None:
+    """The pid a pidfd names (-1 once the process ended); None when unreadable."""
+    try:
+        with open(f"/proc/self/fdinfo/{pidfd}", encoding="ascii", errors="replace") as info:
+            for line in info:
+                if line.startswith("Pid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _alive(pidfd: int) -> bool:
+    try:
+        signal.pidfd_send_signal(pidfd, 0)  # checks only: signal 0 is never delivered
+    except OSError:
+        return False
+    return True

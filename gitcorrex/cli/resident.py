@@ -42,7 +42,7 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
-from gitcorrex.cli.confinement import confinement
+from gitcorrex.cli.confinement import caller_confined_as, confinement
 from gitcorrex.cli.resident_client import EXITED, FALLBACK, PROTOCOL, SIGNAL
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
@@ -224,8 +224,7 @@ class Server:
             os.close(self.wake_r)
             os.close(self.wake_w)
             received = _receive(conn)
-            alike = (self.confined is not None and peer > 0
-                     and confinement(peer) == self.confined)
+            alike = received is not None and caller_confined_as(conn, peer, self.confined)
             call = None if received is None or not alike else self.admitted(received[0])
             if received is None or call is None:
                 with suppress(OSError):
