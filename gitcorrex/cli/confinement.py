@@ -12,9 +12,11 @@ escape. The resident process therefore serves only callers confined exactly as i
 itself: the same namespaces, `no_new_privs`, seccomp mode and filter count, capability
 sets and LSM label. Anything it cannot read (another process's namespaces need the right
 to inspect it) counts as different. A caller refused runs the call in its own process,
-inside its own sandbox, as it would with no resident process at all. The cgroup is not
-compared: it limits resources, not what a process may reach, and every terminal of a
-desktop session has its own.
+inside its own sandbox, as it would with no resident process at all. The resource
+limits (`ulimit`) are compared too: a child runs with the resident process's, and a call
+must run with its caller's (open files, address space, processes), as a process of its
+own would. The cgroup is not compared: it limits resources, not what a process may reach,
+and every terminal of a desktop session has its own.
 
 Landlock itself leaves no trace in `/proc`; every unprivileged Landlock domain requires
 `no_new_privs`, which is compared.
@@ -40,8 +42,8 @@ STATUS_FIELDS = ("NoNewPrivs", "Seccomp", "Seccomp_filters", "CapInh", "CapPrm",
 
 
 def confinement(pid: int) -> tuple[str, ...] | None:
-    """The namespaces, `/proc/PID/status` confinement fields and LSM label of process
-    `pid`, in a fixed order; None when any of them cannot be read."""
+    """The namespaces, `/proc/PID/status` confinement fields, LSM label and resource limits
+    of process `pid`, in a fixed order; None when any of them cannot be read."""
     proc = f"/proc/{pid}"
     try:
         found = [f"{name}={os.readlink(f'{proc}/ns/{name}')}" for name in NAMESPACES
@@ -50,6 +52,8 @@ def confinement(pid: int) -> tuple[str, ...] | None:
             fields = dict(line.partition(":")[::2] for line in status)
         found += [f"{name}={fields.get(name, '').strip()}" for name in STATUS_FIELDS]
         found.append(f"label={_label(proc)}")
+        with open(f"{proc}/limits", encoding="ascii", errors="replace") as limits:
+            found.append(f"limits={limits.read()}")
     except OSError:
         return None
     return tuple(found)

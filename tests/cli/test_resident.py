@@ -485,3 +485,26 @@ def test_a_caller_in_another_namespace_runs_its_call_itself(
     assert server not in git_parents(tmp_path, generation=1)
     own = run_hook(root, command, payload, {**env, "CORREX_RESIDENT": "off"})
     assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own
+
+
+def test_a_caller_with_other_resource_limits_runs_its_call_itself(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    """A child of the resident process has the resident process's `ulimit`s: a caller
+    that set its own (fewer open files here) runs its call itself, under them."""
+    import resource
+
+    def fewer_files() -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 200), hard))
+
+    root, command = installed
+    env = environment(tmp_path)
+    server = started_resident(root, command, env)
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    payload = payloads(root)["allowed write"]
+    limited = subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
+                             capture_output=True, timeout=60, check=False,
+                             preexec_fn=fewer_files)
+    assert git_parents(tmp_path, generation=1), "the call read nothing"
+    assert server not in git_parents(tmp_path, generation=1)
+    assert (limited.returncode, limited.stdout) == (0, b"")
