@@ -10,7 +10,8 @@
     profiles       the profile on disk, stage and expectation selection
     git            git/ (the only door to git), failure.py (the one exit-code mapping)
     records        model/
-    foundation     errors.py, clock.py, faces.py, resident_address.py, gitcorrex/__init__.py
+    foundation     errors.py, clock.py, faces.py, resident_address.py, confinement.py,
+                   gitcorrex/__init__.py
 
 Every import counts: at module level, inside a function, under `TYPE_CHECKING`. An import
 may only reach a strictly lower layer (or its own package), so packages cannot form a
@@ -28,7 +29,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gitcorrex"
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("foundation", frozenset({"__init__", "errors", "clock", "faces", "resident_address"})),
+    ("foundation", frozenset({"__init__", "errors", "clock", "faces", "resident_address",
+                              "confinement"})),
     ("records", frozenset({"model"})),
     ("git", frozenset({"git", "failure"})),
     ("profiles", frozenset({"profiles"})),

@@ -10,7 +10,7 @@ with every module-level cache empty, so no answer can be stale.
 It serves only:
 - this user (the caller's SO_PEERCRED uid), this interpreter and this installation;
 - a caller confined exactly as it is (namespaces, `no_new_privs`, seccomp, capabilities,
-  LSM label: cli/confinement.py): a sandboxed shell that can reach the socket must
+  LSM label: confinement.py): a sandboxed shell that can reach the socket must
   not have its call run outside its sandbox;
 - the start-up settings it was started with (`PYTHON*`, `PYDANTIC_*`, `LANG`, `LC_*`:
   paths, flags, the streams' encoding and pydantic's plugins are fixed when they load);
@@ -42,8 +42,8 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
-from gitcorrex.cli.confinement import caller_confined_as, confinement
 from gitcorrex.cli.resident_client import EXITED, FALLBACK, PROTOCOL, SIGNAL
+from gitcorrex.confinement import caller_confined_as, confinement
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
 IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"

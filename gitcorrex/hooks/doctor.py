@@ -15,6 +15,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from gitcorrex.confinement import confinement, first_difference
 from gitcorrex.git import (
     Repository,
     libgit2_version_cached,
@@ -119,6 +120,11 @@ def _resident_finding(repo: Repository) -> Finding:
     if pid is None:
         return Finding(INFO, where, "resident process", "none for this interpreter and "
                        "environment: the next agent hook call starts one")
+    differs = first_difference(confinement(os.getpid()), confinement(pid))
+    if differs is not None:  # gitcorrex/confinement.py: a sandboxed shell's calls stay inside
+        return Finding(INFO, where, "resident process", f"pid {pid} runs, but this shell is "
+                       f"confined otherwise than it ({differs}): agent hook calls from here "
+                       "run in their own process")
     return Finding(OK, where, "resident process", f"pid {pid} takes the agent hook calls of "
                    f"this interpreter and environment (`kill {pid}` ends it once its calls "
                    "ended; it also ends when idle or when the installed code changes)")

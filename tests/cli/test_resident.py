@@ -376,9 +376,10 @@ def test_the_resident_process_loads_nothing_that_fixes_the_callers_home() -> Non
     assert out.stdout.decode().strip() == "[]"
 
 
-def doctor_says(root: Path, env: dict[str, str]) -> dict[str, str]:
+def doctor_says(root: Path, env: dict[str, str],
+                preexec: Callable[[], None] | None = None) -> dict[str, str]:
     proc = subprocess.run([sys.executable, "-m", "gitcorrex", "doctor", "--json"], cwd=root,
-                          env=env, capture_output=True, check=False)
+                          env=env, capture_output=True, check=False, preexec_fn=preexec)
     findings = json.loads(proc.stdout)["findings"]
     (found,) = [finding for finding in findings if finding["subject"] == "resident process"]
     return dict(found)
@@ -394,6 +395,9 @@ def test_doctor_names_the_resident_process(installed: tuple[Path, str],
     assert running["level"] == "ok" and f"pid {server} " in running["message"], running
     off = doctor_says(root, {**env, "CORREX_RESIDENT": "off"})
     assert off["level"] == "info" and "CORREX_RESIDENT=off" in off["message"]
+    sandboxed = doctor_says(root, env, preexec=_no_new_privs)  # a shell calls cannot reach
+    assert sandboxed["level"] == "info", sandboxed
+    assert "confined otherwise than it (NoNewPrivs)" in sandboxed["message"], sandboxed
 
 
 def test_a_caller_that_sends_nothing_holds_up_no_other_call(installed: tuple[Path, str],

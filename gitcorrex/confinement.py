@@ -1,5 +1,5 @@
 """What confines a process, as Linux shows it: read by the resident process before it runs a
-caller's call (cli/resident.py).
+caller's call (cli/resident.py), and by `doctor` to say whether this shell's calls reach it.
 
 An agent's shell may run inside a sandbox that keeps the user's uid but narrows what the
 process can do: Claude Code's and Cursor's (bubblewrap: new namespaces), Codex's on Linux
@@ -70,6 +70,19 @@ def _label(proc: str) -> str:
         if exc.errno in (errno.EINVAL, errno.ENOENT, errno.EOPNOTSUPP):
             return ""  # no LSM answers here: nothing to compare
         raise
+
+
+def first_difference(mine: tuple[str, ...] | None,
+                     theirs: tuple[str, ...] | None) -> str | None:
+    """What differs first between two confinements, by name (`mnt`, `NoNewPrivs`,
+    `limits`...): the words `doctor` shows; "unreadable" when either could not be read;
+    None when they are the same."""
+    if mine is None or theirs is None:
+        return "unreadable"
+    for one, other in zip(mine, theirs, strict=False):
+        if one != other:
+            return one.partition("=")[0]
+    return None if len(mine) == len(theirs) else "namespaces"
 
 
 SO_PEERPIDFD = getattr(socket, "SO_PEERPIDFD", 77)  # Linux 6.5; Python 3.11 lacks the name
