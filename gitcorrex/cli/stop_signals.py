@@ -11,6 +11,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from types import FrameType
 
 from gitcorrex.errors import Interrupted
 
@@ -53,11 +54,31 @@ class StopSignalGuard:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
-    def _raise(self, signum: int, frame: object) -> None:
+    def _raise(self, signum: int, frame: FrameType | None) -> None:
         if self.stopping:
+            return
+        if frame is not None and frame.f_code.co_filename.startswith(IMPORT_SYSTEM):
+            _send_again(signum)  # raised there, it could leak the import lock (below)
             return
         self.stopping = True
         raise Interrupted(signum)
+
+
+# A signal handler runs between any two bytecodes of the main thread. Inside the import
+# system that may be just after it took its global lock and before the `try` that frees it,
+# or inside a module lock's weakref callback, which swallows the exception: the lock stays
+# held, the next import on another thread (the state probe's, who records) waits forever,
+# and the stop signal is lost. So there the signal is sent again a moment later, when the
+# main thread is back in code where raising is safe.
+IMPORT_SYSTEM = "<frozen importlib"
+
+
+def _send_again(signum: int) -> None:
+    import os
+
+    timer = threading.Timer(0.002, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
 
 
 GUARD = StopSignalGuard()

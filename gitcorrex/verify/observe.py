@@ -186,8 +186,11 @@ def _run_commands(obs: Observation, context: VerifyContext, run_dir: Path,
         changed = changes() if changes is not None else obs.changed_since_baseline(before)
         unmoved = prepare_observation(obs, before, before, commands, setup_line, changed,
                                       environment)
-    finally:
-        after = run_probe.measure().state_key
+    except BaseException:
+        with suppress(Exception):  # git's rescan must not outlive us, nor its failure (a
+            run_probe.measure()    # Ctrl-C reaches git too) stand in for what stopped us
+        raise
+    after = run_probe.measure().state_key
     if after == before:
         return unmoved.publish()
     return record_observation(obs, before, after, commands, setup_line, changed, environment)

@@ -70,3 +70,30 @@ def test_ctrl_c_while_state_begins_its_scan_is_exit_130_with_one_line(
     result = interrupted_at_import(repo, module, "state")
     assert (result.code, result.stderr) == (130, "git correx: interrupted (SIGINT)\n"), result
     assert result.stdout == ""
+
+
+def test_a_stop_signal_inside_the_import_system_is_raised_once_out_of_it() -> None:
+    """Raised between two bytecodes of the import system, the stop could leak its global
+    lock (and a module lock's weakref callback swallows it: the signal is lost). It is
+    raised once the main thread has left that code, and still raised."""
+    import signal
+    import time
+
+    import pytest
+
+    from gitcorrex.cli.stop_signals import stop_signals_raise
+    from gitcorrex.errors import Interrupted
+
+    inside = compile("import os, signal, time\n"
+                     "os.kill(os.getpid(), signal.SIGTERM)\n"
+                     "started = time.monotonic()\n"
+                     "while time.monotonic() - started < 0.05:\n"
+                     "    pass\n"
+                     "done.append('left the import system')\n",
+                     "<frozen importlib._bootstrap>", "exec")
+    done: list[str] = []
+    with pytest.raises(Interrupted) as stopped, stop_signals_raise():
+        exec(inside, {"done": done})  # code named as the import system's own
+        time.sleep(5)
+    assert done == ["left the import system"]
+    assert stopped.value.signum == signal.SIGTERM
