@@ -5,7 +5,8 @@ Every `git correx verify` keys the workspace before it runs anything, and that s
 (`git status` on the kept index, 50,000 files: ~60 ms) needs nothing but the repository.
 `main` begins it before anything loads, as it does for `state` (git/state_start.py:
 git's discovery, the kept index claimed, the scan on it), and the probe made here adopts
-it, so git scans while Python loads the verify modules. When the arguments turn
+it, so git scans while Python loads the verify modules; who records (git's identity and
+version) is asked on a thread beside it (`begin_provenance`). When the arguments turn
 out to be wrong, the scan is wasted and its private index deleted; nothing else happens.
 `main` owns the scan (a `with` block) and hands it to the verify command as click's
 context object; nothing is kept at module level.
