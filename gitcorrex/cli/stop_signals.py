@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
@@ -57,7 +58,7 @@ class StopSignalGuard:
     def _raise(self, signum: int, frame: FrameType | None) -> None:
         if self.stopping:
             return
-        if frame is not None and frame.f_code.co_filename.startswith(IMPORT_SYSTEM):
+        if _unsafe_to_raise(frame):
             _send_again(signum)  # raised there, it could leak the import lock (below)
             return
         self.stopping = True
@@ -70,18 +71,42 @@ class StopSignalGuard:
 # held, the next import on another thread (the state probe's, who records) waits forever,
 # and the stop signal is lost. So there the signal is sent again a moment later, when the
 # main thread is back in code where raising is safe.
+#
+# A signal sent again can arrive while this handler is still running for the first one
+# (under load the first is re-sent before the handler has returned to the import system):
+# raised there, it would leave the handler and land in the import system all the same. So
+# a signal whose frame is inside this handler is sent again too.
 IMPORT_SYSTEM = "<frozen importlib"
 
 
+def _unsafe_to_raise(frame: FrameType | None) -> bool:
+    """Whether the interrupted frame is the import system's own code, or anywhere inside
+    this module's handler (see above)."""
+    if frame is not None and frame.f_code.co_filename.startswith(IMPORT_SYSTEM):
+        return True
+    while frame is not None:
+        if frame.f_code in _HANDLER_CODE:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _send_again(signum: int) -> None:
+    """Sends `signum` to this process 2 ms from now, from a bare thread: starting it does
+    not wait on a Python-level event, so the handler returns at once."""
+    import _thread
     import os
 
-    timer = threading.Timer(0.002, os.kill, (os.getpid(), signum))
-    timer.daemon = True
-    timer.start()
+    def later() -> None:
+        time.sleep(0.002)
+        os.kill(os.getpid(), signum)
+
+    _thread.start_new_thread(later, ())
 
 
 GUARD = StopSignalGuard()
+_HANDLER_CODE = (StopSignalGuard._raise.__code__, _unsafe_to_raise.__code__,
+                 _send_again.__code__)
 
 
 def stop_signals_raise() -> AbstractContextManager[None]:

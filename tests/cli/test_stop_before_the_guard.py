@@ -97,3 +97,41 @@ def test_a_stop_signal_inside_the_import_system_is_raised_once_out_of_it() -> No
         time.sleep(5)
     assert done == ["left the import system"]
     assert stopped.value.signum == signal.SIGTERM
+
+
+def test_a_stop_signal_arriving_while_the_first_is_sent_again_waits_too(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load the signal sent again can arrive before the handler has returned to the
+    import system; raised inside the handler it would land there all the same. Made certain
+    here: the first sending again delivers a signal at once, inside the handler."""
+    import os
+    import signal
+    import time
+
+    from gitcorrex.cli import stop_signals
+    from gitcorrex.errors import Interrupted
+
+    send_later = stop_signals._send_again
+    sent: list[int] = []
+
+    def send_now_then_later(signum: int) -> None:
+        sent.append(signum)
+        if len(sent) == 1:
+            os.kill(os.getpid(), signum)  # handled on the next bytecode: inside the handler
+        send_later(signum)
+
+    monkeypatch.setattr(stop_signals, "_send_again", send_now_then_later)
+    inside = compile("import os, signal, time\n"
+                     "os.kill(os.getpid(), signal.SIGTERM)\n"
+                     "started = time.monotonic()\n"
+                     "while time.monotonic() - started < 0.05:\n"
+                     "    pass\n"
+                     "done.append('left the import system')\n",
+                     "<frozen importlib._bootstrap>", "exec")
+    done: list[str] = []
+    with pytest.raises(Interrupted), stop_signals.stop_signals_raise():
+        exec(inside, {"done": done})
+        time.sleep(5)
+    assert done == ["left the import system"]
+    assert len(sent) >= 2  # the nested signal was sent again, not raised
+    assert signal.SIGTERM in sent
