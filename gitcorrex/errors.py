@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
 from enum import IntEnum
 
 
@@ -89,6 +90,14 @@ class OperatorRefusedError(CorrexError):
 
 class RevisionConflictError(UnavailableError):
     """The session moved on since the caller read it (compare-and-swap lost); resubmit."""
+
+
+# The signals that stop a command: Ctrl-C, a terminal closed, a supervisor ending it. A
+# terminal sends them to the whole foreground process group, git children included.
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
+    if hasattr(signal, name)
+)
 
 
 class Interrupted(KeyboardInterrupt):

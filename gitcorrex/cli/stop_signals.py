@@ -14,12 +14,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
 
-from gitcorrex.errors import Interrupted
-
-STOP_SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
-    if hasattr(signal, name)
-)
+from gitcorrex.errors import STOP_SIGNALS, Interrupted
 
 
 class StopSignalGuard:

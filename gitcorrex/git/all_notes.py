@@ -26,7 +26,7 @@ from typing import IO
 from gitcorrex.errors import UnavailableError
 from gitcorrex.git.background import in_background
 from gitcorrex.git.note_reads import join_note_parts
-from gitcorrex.git.process import decode_path, run_git, start_git
+from gitcorrex.git.process import decode_path, raise_if_stopped, run_git, start_git
 from gitcorrex.git.repository import Repository
 
 _HEX = frozenset(b"0123456789abcdef")
@@ -115,6 +115,8 @@ def _read_blobs(repo: Repository, oids: list[str]) -> Generator[bytes, None, Non
             header = stdout.readline()
             fields = header.split()
             if len(fields) != 3 or fields[1] != b"blob":
+                if not header:  # git ended: a stop signal that reached it first interrupts
+                    raise_if_stopped(proc.wait())
                 raise _missing(oid, header)
             size = int(fields[2])
             data = stdout.read(size)  # then the newline after it: no copy of 190 MB to cut it

@@ -12,7 +12,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from gitcorrex.errors import GitCommandError
-from gitcorrex.git.process import decode_path, start_git
+from gitcorrex.git.process import decode_path, raise_if_stopped, start_git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class ObjectReader:
 
     def _failure(self) -> GitCommandError:
         self.close()
+        raise_if_stopped(self._proc.returncode)
         stderr = self._proc.stderr.read() if self._proc.stderr is not None else b""
         return GitCommandError(["git", *ARGS], self._proc.returncode or 1, decode_path(stderr))
 

@@ -78,10 +78,24 @@ def run_git(
         raise UnavailableError(
             "the git binary was not found on PATH", hint="install git 2.31 or newer"
         ) from exc
+    raise_if_stopped(proc.returncode)
     result = GitResult(proc.returncode, proc.stdout, proc.stderr)
     if check and proc.returncode != 0:
         raise GitCommandError(argv, proc.returncode, decode_path(proc.stderr))
     return result
+
+
+def raise_if_stopped(returncode: int | None) -> None:
+    """Interrupted when git ended by a stop signal, checked or not: Ctrl-C reaches the whole
+    process group, and git may die of it before this process's own handler runs. Its exit
+    is then the interruption (exit 128 + the signal), never a git failure, nor a non-zero
+    status a caller would read as an answer ("no such object", "not ignored")."""
+    if returncode is None or returncode >= 0:
+        return
+    from gitcorrex.errors import STOP_SIGNALS, Interrupted  # loaded only when git was killed
+
+    if -returncode in STOP_SIGNALS:
+        raise Interrupted(-returncode)
 
 
 def start_git(args: Sequence[str], *, cwd: Path) -> subprocess.Popen[bytes]:

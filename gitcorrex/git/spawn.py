@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 
-from gitcorrex.git.process import GitResult, decode_path, git_environment
+from gitcorrex.git.process import GitResult, decode_path, git_environment, raise_if_stopped
 
 TYPE_CHECKING = False  # no `typing`, no `collections.abc` before the first git starts
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ class SpawnedGit:
             out, err = _read_both(*self._pipes)
             _, status = os.waitpid(self._pid, 0)
             self._result = GitResult(os.waitstatus_to_exitcode(status), out, err)
+        raise_if_stopped(self._result.returncode)
         result = self._result
         if self._check and result.returncode != 0:
             from gitcorrex.errors import GitCommandError  # loaded by the first failure

@@ -5,6 +5,7 @@ object store) is exit 3 with one line and the ledger tip unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -177,3 +178,77 @@ def test_read_only_object_store_gets_its_own_hint(read_only_objects: Path) -> No
     assert result.code == 3, result
     assert "read-only file system" in result.stderr and ".git/objects" in result.stderr
     assert "embedded" not in result.stderr and "Traceback" not in result.stderr
+
+
+def git_children(pid: int) -> list[int]:
+    """The git processes `pid` started, from any of its threads (read from /proc)."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as listed:
+                children = listed.read().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                with open(f"/proc/{child}/comm") as comm:
+                    if comm.read().strip() == "git":
+                        found.append(int(child))
+            except OSError:
+                continue
+    return found
+
+
+def awaited(pid: int) -> bool:
+    """Whether `pid` is a git whose answer is still awaited: not a zombie, not on its way
+    out (its memory, and with it its command line, already released), not the `cat-file
+    --batch` kept open for questions (killed between two, it loses nothing)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            argv = cmdline.read().split(b"\0")
+    except OSError:
+        return False
+    return argv != [b""] and b"--batch" not in argv
+
+
+def test_ctrl_c_that_reaches_git_first_is_the_interruption(
+        make_repo: Callable[..., Path], tmp_path: Path) -> None:
+    """A terminal's Ctrl-C goes to the whole process group: git's rescan after the command
+    can die of it before our own handler runs. That is the interruption (exit 130, nothing
+    recorded), not "cannot compute the state key" (exit 3). Here the signal reaches git
+    only, the first git started after the command ended: the race's loser, made certain."""
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
+        pytest.skip("this kernel does not list a task's children in /proc")
+    root = make_repo(files={f"src/m{i}.py": f"x = {i}\n" for i in range(400)})
+    ended = tmp_path / "ended"
+    write_profile(root, {"t": py(f"open({str(ended)!r}, 'w').close()")}, {"e": ["t"]},
+                  default="e")
+    kills = 0
+    for _ in range(10):  # until one run's git is reached in time (a loaded machine can miss)
+        ended.unlink(missing_ok=True)
+        proc = subprocess.Popen([sys.executable, "-m", "gitcorrex", "verify"], cwd=root,
+                                env=correx_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, preexec_fn=default_stop_signals)
+        killed = None
+        while killed is None and proc.poll() is None:
+            if ended.exists():
+                for child in git_children(proc.pid):
+                    if not awaited(child):
+                        continue
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(child, signal.SIGINT)
+                        killed = child
+                        break
+        _, err = proc.communicate(timeout=60)
+        if killed is None:
+            assert proc.returncode == 0, err
+            continue
+        kills += 1
+        said = err.decode()
+        assert proc.returncode == 130, said
+        assert said.endswith("\ngit correx: interrupted (SIGINT)\n"), said
+        assert "Traceback" not in said and "state key" not in said, said
+        assert leftovers(root) == [] and not has_ledger(root)
+        if kills == 3:
+            break
+    assert kills, "no run's git was reached after its command ended"

@@ -57,3 +57,34 @@ def test_a_kept_descriptor_reaches_git_and_stays_ours_alone(repo: Path) -> None:
     finally:
         os.close(read_end)
         os.close(write_end)
+
+
+# git ends by a stop signal: the alias's shell sends it to its parent, the git we started
+KILLED_BY = "!kill -{} $PPID"
+
+
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("starts", ["run_git", "spawn_git"])
+def test_a_git_ended_by_a_stop_signal_is_the_interruption(
+        repo: Path, starts: str, check: bool) -> None:
+    """Ctrl-C reaches the whole process group and git may die of it first: that is the
+    interruption, checked or not — never a failure, nor a status read as an answer."""
+    import signal
+
+    from gitcorrex.errors import Interrupted
+
+    for name in ("INT", "TERM"):
+        args = ["-c", f"alias.stop={KILLED_BY.format(name)}", "stop"]
+        with pytest.raises(Interrupted) as stopped:
+            if starts == "run_git":
+                run_git(args, cwd=repo, check=check)
+            else:
+                spawn_git(args, cwd=str(repo), check=check).wait()
+        assert stopped.value.signum == getattr(signal, f"SIG{name}")
+
+
+def test_a_git_ended_by_another_signal_is_its_failure(repo: Path) -> None:
+    args = ["-c", f"alias.stop={KILLED_BY.format('KILL')}", "stop"]
+    assert run_git(args, cwd=repo, check=False).returncode == -9
+    with pytest.raises(GitCommandError):
+        spawn_git(args, cwd=str(repo)).wait()
