@@ -112,11 +112,12 @@ def block_env(base: Path) -> dict[str, str]:
     tools = base / ".tools"
     if not tools.exists():
         tools.mkdir()
-        launcher = tools / "git-correx"
-        launcher.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m gitcorrex \"$@\"\n")
-        launcher.chmod(0o755)
-        (tools / "python").symlink_to(sys.executable)
-        (tools / "python3").symlink_to(sys.executable)
+        # launchers, not symlinks: a venv's interpreter reached through a symlink elsewhere
+        # finds no pyvenv.cfg beside it when the venv was made from the system's python
+        for name, args in (("git-correx", " -m gitcorrex"), ("python", ""), ("python3", "")):
+            launcher = tools / name
+            launcher.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)}{args} \"$@\"\n")
+            launcher.chmod(0o755)
     path = os.pathsep.join([str(tools), os.environ.get("PATH", "")])
     return {**os.environ, "PATH": path, "EDITOR": "true",
             "PYTHONPATH": str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
