@@ -37,13 +37,8 @@ from pathlib import Path
 
 from gitcorrex.git import owned_files
 from gitcorrex.git.background import in_background
-from gitcorrex.git.process import run_git
 from gitcorrex.git.repository import Repository
-from gitcorrex.git.state_index_bits import (
-    TEMP_INDEX_PREFIX,
-    clear_hiding_bits,
-    refuse_present_skipped,
-)
+from gitcorrex.git.state_index_bits import TEMP_INDEX_PREFIX, refuse_present_skipped
 from gitcorrex.git.state_index_claim import (
     HOME,
     INDEX_NAME,
@@ -55,14 +50,14 @@ from gitcorrex.git.state_index_claim import (
     record_path,
 )
 from gitcorrex.git.state_index_forgotten import tracked_ignored
+from gitcorrex.git.state_index_seed import seed_index
 from gitcorrex.git.state_index_trust import object_store_stamp
-from gitcorrex.git.state_scan import GIT_ARGS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing on this path
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["HOME", "INDEX_NAME", "StateIndex", "copy_index", "open_state_index"]
+__all__ = ["HOME", "INDEX_NAME", "StateIndex", "open_state_index"]
 
 
 class StateIndex:
@@ -106,20 +101,19 @@ class StateIndex:
         return record["index"], record["key"]
 
     def rebuild(self) -> None:
-        """Start over from the user's index (keeping its mtime: git's racy-entry rule
-        compares entries with the index file's own timestamp), without the bits that could
-        hide an edit (`state_index_bits.py`). A kept index is then turned into index format
-        4 (path prefixes compressed: 3.5 instead of 4.4 MB on 50,000 files), which every
-        later scan reads and writes for ~8 ms less CPU; git rewrites it by its own rules,
-        smudging racily clean entries, so no edit can hide."""
+        """Start over from the user's index: its entries, without the bits that could hide
+        an edit (`state_index_bits.py`) and without its stat data, which whoever wrote it
+        chose (`state_index_seed.py`): an entry keeps stat data only where our kept index
+        holds the same one. A kept index is written in index format 4 (path prefixes
+        compressed: 3.5 instead of 4.4 MB on 50,000 files), which every later scan reads
+        and writes for ~8 ms less CPU."""
         self.record = self.objects_checked = None
         listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
                                  name="correx-tracked-ignored") if self.persistent else None)
-        copy_index(self.source, Path(self.path))
-        if self.persistent:  # from the top: git lstat()s entries
-            run_git([*GIT_ARGS, "update-index", "--index-version", "4"], cwd=self.root,
-                    env={"GIT_INDEX_FILE": self.path}, keep_fds=self.keep_fds, check=False)
-        self.skipped = clear_hiding_bits(self.root, self.path, self.keep_fds)
+        kept = os.path.join(self.git_dir, HOME, INDEX_NAME)
+        self.skipped = seed_index(self.root, self.path, self.source, self.keep_fds,
+                                  base=self.path if self.persistent else kept,
+                                  version=4 if self.persistent else None)
         self.tracked_ignored = listing() if listing is not None else []
 
     def refuse_hidden(self) -> None:
@@ -196,21 +190,6 @@ def _scratch_copy(repo: Repository, source: Path) -> StateIndex:
         owned_files.remove(temp)
         raise
     return state
-
-
-def copy_index(source: Path, target: Path) -> None:
-    """Copy bytes and mtime; with no index yet, start from no file (git refuses empty ones).
-    (Plain os calls: `shutil` and the compression modules it loads cost a keyed run ~5 ms.)"""
-    try:
-        with open(source, "rb") as handle:
-            data = handle.read()
-            info = os.fstat(handle.fileno())
-    except FileNotFoundError:
-        target.unlink(missing_ok=True)
-        return
-    with open(target, "wb") as out:
-        out.write(data)
-    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 def _write_record(index: Path, record: dict[str, Any]) -> None:

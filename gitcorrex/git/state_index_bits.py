@@ -16,8 +16,8 @@ So (1) every git process that refreshes or adds to a private index runs with `GI
 (state_scan.py):
 no file-system monitor, no ignoreStat, full stat checks, no sparse rules (skip-worktree
 entries are still left alone, but a tracked file outside the cone is an ordinary file);
-(2) when a private index is made from the user's (`clear_hiding_bits`, one `git ls-files`),
-its assume-unchanged bits are cleared and its skip-worktree entries noted as *probes*: the
+(2) when a private index is made from the user's (`state_index_seed.py`), its
+assume-unchanged bits are not carried and its skip-worktree entries are noted as *probes*: the
 top-most directory holding only skip-worktree entries, else the file itself; (3) each key
 lstat()s the probes (`refuse_present_skipped`) — in a sparse checkout, the few directories
 outside the cone, absent. A skip-worktree path whose file exists with other bytes than its
@@ -37,22 +37,6 @@ from gitcorrex.git.state_scan import GIT_ARGS, LITERAL, parse_status
 
 TEMP_INDEX_PREFIX = "correx-index-"  # every scratch index a run owns (owned_files.py)
 SKIPPED = (b"S", b"s")
-
-
-def clear_hiding_bits(root: Path, index: str, keep_fds: tuple[int, ...]) -> list[str]:
-    """Clear the assume-unchanged bits of a fresh copy of the user's index; its
-    skip-worktree entries as probes ([] when there are none)."""
-    env = {"GIT_INDEX_FILE": index}
-    out = run_git([*GIT_ARGS, "ls-files", "-v", "-z"], cwd=root, env=env,
-                  keep_fds=keep_fds).stdout
-    if out.count(b"\0") == out.count(b"\0H ") + out.startswith(b"H "):
-        return []  # every entry plain: nothing to clear, nothing skipped
-    records = [(record[:1], record[2:]) for record in out.split(b"\0") if record]
-    assumed = sorted({path for tag, path in records if tag.islower()})
-    if assumed:
-        run_git([*GIT_ARGS, "update-index", "--no-assume-unchanged", "-z", "--stdin"],
-                cwd=root, env=env, keep_fds=keep_fds, stdin=b"\0".join(assumed) + b"\0")
-    return skip_probes(records)
 
 
 def skip_probes(records: list[tuple[bytes, bytes]]) -> list[str]:

@@ -54,6 +54,21 @@ def test_state_is_gits_own_sha256_tree(sha256_repo: Path) -> None:
     assert len(result.stdout.strip()) == 64
 
 
+def test_state_follows_the_user_index_in_a_sha256_repository(sha256_repo: Path) -> None:
+    """The kept index made again after a commit drops and rewrites entries (`--index-info`
+    lines carry the repository's own object id length)."""
+    assert run_correx(sha256_repo, "state").code == 0
+    write(sha256_repo, "src/new.py", "x = 1\n")
+    git(sha256_repo, "rm", "-q", "README.md")
+    git(sha256_repo, "add", "-A")
+    git(sha256_repo, "commit", "-q", "-m", "moved")
+    write(sha256_repo, "src/new.py", "x = 2\n")
+    result = run_correx(sha256_repo, "state")
+    assert result.code == 0, result
+    git(sha256_repo, "add", "-A")
+    assert result.stdout.strip() == git(sha256_repo, "write-tree").strip()
+
+
 @pytest.mark.parametrize("stage", [None, "implement"], ids=["no-stage", "stage"])
 def test_doctor_says_the_hooks_cannot_check_a_commit_here(sha256_repo: Path,
                                                           stage: str | None) -> None:
