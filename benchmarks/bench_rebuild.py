@@ -74,6 +74,8 @@ def main() -> int:
     args = parse_args()
     repo = make_large_repo(args.workdir / f"rebuild-{args.files}", files=args.files)
     git(repo, "update-index", "--no-untracked-cache")
+    git(repo, "config", "gc.auto", "0")  # no pack or prune mid-run (it voids the kept index)
+    git(repo, "gc", "-q")  # and none still running from the generation when it is copied
     commands: dict[str, list[str] | str] = {BASELINE: ["git", "status", "--porcelain"]}
     setup: dict[str, list[str] | str] = {}
     builds = [("this build", correx_script(), repo)]

@@ -86,25 +86,35 @@ def _listing(root: Path, index: str, keep_fds: tuple[int, ...]) -> bytes:
 def _differences(ours: bytes, user: bytes) -> tuple[list[bytes], list[bytes]]:
     """The `--index-info` lines that turn `ours` into `user` (every stage of a path that
     differs in any way, its tag included, dropped and written again without stat data),
-    and the paths to mark skip-worktree then. Compared as whole lines, in sets."""
+    and the paths to mark skip-worktree then. Compared as whole lines, in sets; git sorts
+    what it is given, so only a path's removal must come before its entries."""
     if ours == user:
         return [], []
-    ours_set, user_set = set(ours.split(b"\0")), set(user.split(b"\0"))
-    only_ours, only_user = ours_set - user_set, user_set - ours_set
-    only_ours.discard(b"")
-    only_user.discard(b"")
-    if not only_ours and not only_user:
+    user_lines = [line for line in user.split(b"\0") if line]
+    if not ours:  # a first key: every entry as the user's index has it
+        only_user: set[bytes] | list[bytes] = user_lines
+        removed: set[bytes] = set()
+    else:
+        ours_set, user_set = set(ours.split(b"\0")), set(user_lines)
+        ours_set.discard(b"")
+        only_ours, only_user = ours_set - user_set, user_set - ours_set
+        removed = {line.partition(b"\t")[2] for line in only_ours}
+        if _MULTI_STAGE.search(ours) or _MULTI_STAGE.search(user):
+            changed = removed | {line.partition(b"\t")[2] for line in only_user}
+            removed = changed  # a path's stages: every one of them again
+            only_user = {line for line in user_set if line.partition(b"\t")[2] in changed}
+    if not removed and not only_user:
         return [], []
-    changed = {line.partition(b"\t")[2] for line in (*only_ours, *only_user)}
-    if any(not line.partition(b"\t")[0].endswith(b" 0") for line in (*only_ours, *only_user)):
-        only_user = {line for line in user_set  # a path's stages: all of them again
-                     if line.partition(b"\t")[2] in changed}
-    some = next(iter(only_ours or only_user))
+    some = next(iter(only_user)) if only_user else ours[:ours.index(b"\t")]
     remove = b"0 " + b"0" * len(some.split(b" ", 3)[2]) + b" 0\t"  # mode 0: drop every stage
-    lines = [remove + path for path in sorted(changed)]
-    lines.extend(line[2:] for line in sorted(only_user))
+    lines = [remove + path for path in removed]
+    lines.extend(line[2:] for line in only_user)
     skipped = [line.partition(b"\t")[2] for line in only_user if line[:1] in SKIPPED]
     return lines, skipped
+
+
+_MULTI_STAGE = re.compile(rb" [123]\t")  # an unmerged entry's stage (a path may match too:
+#                                          then only the slower, equally right way is taken)
 
 
 def copy_index(source: str, target: str) -> None:
