@@ -117,15 +117,19 @@ class StateProbe:
     changed) the measurement is redone on a fresh copy of the user's index.
     """
 
-    def __init__(self, repo: Repository, start: StateStart | None = None) -> None:
+    def __init__(self, repo: Repository, start: StateStart | None = None, *,
+                 index_written_here: bool = False) -> None:
         """`start`: what `state_start.py` began for this repository (its claim and scan
-        are adopted, and closed with this probe)."""
+        are adopted, and closed with this probe). `index_written_here`: the worktree's
+        index was written by this process's own git (a fresh `git worktree add`), so its
+        stat data may seed the private index (`state_index_seed.py`)."""
         root, common = repo.root, repo.common_dir
         self._root = root
         self._begun = start.adopt(repo) if start is not None else None  # state_start.py
         claim = self._begun.take_claim() if self._begun is not None else None
         try:
-            self._index: StateIndex = open_state_index(repo, claim)
+            self._index: StateIndex = open_state_index(repo, claim,
+                                                       index_written_here=index_written_here)
         except BaseException:
             if self._begun is not None:
                 self._begun.close()

@@ -72,7 +72,8 @@ class StateIndex:
     def __init__(self, path: str, source: Path, persistent: bool, *, root: Path,
                  git_dir: Path, record: dict[str, Any] | None = None,
                  user_stamp: list[int] | None = None, lock_fd: int | None = None,
-                 keep_fds: tuple[int, ...] = (), objects_of: Path | None = None) -> None:
+                 keep_fds: tuple[int, ...] = (), objects_of: Path | None = None,
+                 stat_from_source: bool = False) -> None:
         self.path = path
         self.root = root
         self.git_dir = git_dir
@@ -87,6 +88,7 @@ class StateIndex:
         self.keep_fds = keep_fds
         self.objects_of = objects_of
         self.objects_checked: list[list[int]] | None = None  # recorded_tree's stamp
+        self.stat_from_source = stat_from_source  # the user's index is our own git's
 
     def recorded_tree(self) -> tuple[list[int], str] | None:
         """The index stamp and key of the last run, when its tree is sure to be complete
@@ -110,10 +112,13 @@ class StateIndex:
         self.record = self.objects_checked = None
         listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
                                  name="correx-tracked-ignored") if self.persistent else None)
-        kept = os.path.join(self.git_dir, HOME, INDEX_NAME)
+        if self.stat_from_source:
+            base = str(self.source)
+        else:
+            base = self.path if self.persistent else os.path.join(self.git_dir, HOME,
+                                                                  INDEX_NAME)
         self.skipped = seed_index(self.root, self.path, self.source, self.keep_fds,
-                                  base=self.path if self.persistent else kept,
-                                  version=4 if self.persistent else None)
+                                  base=base, version=4 if self.persistent else None)
         self.tracked_ignored = listing() if listing is not None else []
 
     def refuse_hidden(self) -> None:
@@ -157,22 +162,26 @@ class StateIndex:
         return object_store_stamp(self.objects_of) if self.objects_of else None
 
 
-def open_state_index(repo: Repository, claim: KeptClaim | None = None) -> StateIndex:
+def open_state_index(repo: Repository, claim: KeptClaim | None = None, *,
+                     index_written_here: bool = False) -> StateIndex:
     """The persistent index when it is free, else a scratch copy of the user's index.
-    `claim`: the kept index this run claimed already (state_start.py), for this repository."""
+    `claim`: the kept index this run claimed already (state_start.py), for this repository.
+    `index_written_here`: the user's index is our own git's (StateProbe), its stat data
+    as good as the kept index's."""
     owned_files.sweep_dead(repo.git_dir, TEMP_INDEX_PREFIX)
     source = repo.index_file
     if claim is None:
         if source != repo.git_dir / "index" or fcntl is None:
-            return _scratch_copy(repo, source)
+            return _scratch_copy(repo, source, index_written_here)
         claim = claim_kept_index(repo.git_dir, repo.common_dir, source)
         if claim is None:
-            return _scratch_copy(repo, source)
+            return _scratch_copy(repo, source, index_written_here)
     try:
         state = StateIndex(claim.index, source, persistent=True, record=claim.record,
                            user_stamp=claim.user_stamp, lock_fd=claim.lock_fd,
                            keep_fds=(claim.lock_fd,), objects_of=repo.common_dir,
-                           root=repo.root, git_dir=repo.git_dir)
+                           root=repo.root, git_dir=repo.git_dir,
+                           stat_from_source=index_written_here)
         if claim.record is None:
             state.rebuild()
     except BaseException:
@@ -181,9 +190,10 @@ def open_state_index(repo: Repository, claim: KeptClaim | None = None) -> StateI
     return state
 
 
-def _scratch_copy(repo: Repository, source: Path) -> StateIndex:
+def _scratch_copy(repo: Repository, source: Path, stat_from_source: bool) -> StateIndex:
     temp = owned_files.reserve(repo.git_dir, TEMP_INDEX_PREFIX)
-    state = StateIndex(temp, source, persistent=False, root=repo.root, git_dir=repo.git_dir)
+    state = StateIndex(temp, source, persistent=False, root=repo.root, git_dir=repo.git_dir,
+                       stat_from_source=stat_from_source)
     try:
         state.rebuild()
     except BaseException:

@@ -84,10 +84,12 @@ def _listing(root: Path, index: str, keep_fds: tuple[int, ...]) -> bytes:
 
 
 def _differences(ours: bytes, user: bytes) -> tuple[list[bytes], list[bytes]]:
-    """The `--index-info` lines that turn `ours` into `user` (every stage of a path that
-    differs in any way, its tag included, dropped and written again without stat data),
-    and the paths to mark skip-worktree then. Compared as whole lines, in sets; git sorts
-    what it is given, so only a path's removal must come before its entries."""
+    """The `--index-info` lines that turn `ours` into `user` (a path with any line of ours
+    that differs, its tag included, dropped; every line of the user's that differs written
+    without stat data), and the paths to mark skip-worktree then. Compared as whole lines,
+    in sets; git sorts what it is given, so only a path's removal must come before its
+    entries. An unmerged path may lose a stage that was equal in both: no key can tell,
+    since `git add -A` replaces every stage with the work tree's file."""
     if ours == user:
         return [], []
     user_lines = [line for line in user.split(b"\0") if line]
@@ -99,10 +101,6 @@ def _differences(ours: bytes, user: bytes) -> tuple[list[bytes], list[bytes]]:
         ours_set.discard(b"")
         only_ours, only_user = ours_set - user_set, user_set - ours_set
         removed = {line.partition(b"\t")[2] for line in only_ours}
-        if _MULTI_STAGE.search(ours) or _MULTI_STAGE.search(user):
-            changed = removed | {line.partition(b"\t")[2] for line in only_user}
-            removed = changed  # a path's stages: every one of them again
-            only_user = {line for line in user_set if line.partition(b"\t")[2] in changed}
     if not removed and not only_user:
         return [], []
     some = next(iter(only_user)) if only_user else ours[:ours.index(b"\t")]
@@ -111,10 +109,6 @@ def _differences(ours: bytes, user: bytes) -> tuple[list[bytes], list[bytes]]:
     lines.extend(line[2:] for line in only_user)
     skipped = [line.partition(b"\t")[2] for line in only_user if line[:1] in SKIPPED]
     return lines, skipped
-
-
-_MULTI_STAGE = re.compile(rb" [123]\t")  # an unmerged entry's stage (a path may match too:
-#                                          then only the slower, equally right way is taken)
 
 
 def copy_index(source: str, target: str) -> None:

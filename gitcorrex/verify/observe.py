@@ -240,5 +240,5 @@ def _workspace(repo: Repository, state_key: str, isolated: bool,
     from gitcorrex.git import temporary_worktree
 
     with temporary_worktree(repo, state_key) as path, \
-            StateProbe(discover(path)) as isolated_probe:
+            StateProbe(discover(path), index_written_here=True) as isolated_probe:
         yield path, isolated_probe

@@ -189,3 +189,36 @@ def test_a_tracked_ignored_file_deleted_and_recreated_is_keyed(repo: Path) -> No
     assert key_of(repo) == reference_key(repo)
     write(repo, "z.tmp", "back again\n")
     assert key_of(repo) == reference_key(repo)
+
+
+def test_a_merge_conflict_gives_the_definitions_key(repo: Path) -> None:
+    """Unmerged entries (stages 1 to 3) in the user's index, written into the kept index
+    entry by entry: every key equals `git add -A && git write-tree` on a copy, before the
+    merge, in the conflict, and as each file is resolved."""
+    write(repo, "f.txt", "base\n")
+    write(repo, "g.txt", "base\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "theirs")
+    write(repo, "f.txt", "theirs\n")
+    write(repo, "g.txt", "theirs\n")
+    git(repo, "commit", "-q", "-am", "theirs")
+    git(repo, "checkout", "-q", "main")
+    write(repo, "f.txt", "ours\n")
+    write(repo, "g.txt", "ours\n")
+    git(repo, "commit", "-q", "-am", "ours")
+    assert key_of(repo) == reference_key(repo)  # the kept index: stage 0 only
+    merged = subprocess.run(["git", "merge", "-q", "theirs"], cwd=repo, capture_output=True,
+                            check=False)
+    assert merged.returncode != 0
+    assert " 3\tf.txt" in git(repo, "ls-files", "-s")
+    assert key_of(repo) == reference_key(repo)  # conflict markers, as the files hold them
+    assert key_of(repo) == reference_key(repo)
+    write(repo, "g.txt", "resolved\n")
+    git(repo, "add", "g.txt")
+    assert " 3\tf.txt" in git(repo, "ls-files", "-s")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "checkout", "--theirs", "f.txt")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "add", "f.txt")
+    assert key_of(repo) == reference_key(repo)
