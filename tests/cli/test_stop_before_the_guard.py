@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import CodeType
 
 import pytest
 
@@ -72,6 +73,18 @@ def test_ctrl_c_while_state_begins_its_scan_is_exit_130_with_one_line(
     assert result.stdout == ""
 
 
+def stopped_inside_the_import_system() -> CodeType:
+    """Code named as the import system's own that sends this process SIGTERM, spends 50 ms
+    there, then notes in `done` that it left."""
+    return compile("import os, signal, time\n"
+                   "os.kill(os.getpid(), signal.SIGTERM)\n"
+                   "started = time.monotonic()\n"
+                   "while time.monotonic() - started < 0.05:\n"
+                   "    pass\n"
+                   "done.append('left the import system')\n",
+                   "<frozen importlib._bootstrap>", "exec")
+
+
 def test_a_stop_signal_inside_the_import_system_is_raised_once_out_of_it() -> None:
     """Raised between two bytecodes of the import system, the stop could leak its global
     lock (and a module lock's weakref callback swallows it: the signal is lost). It is
@@ -84,13 +97,7 @@ def test_a_stop_signal_inside_the_import_system_is_raised_once_out_of_it() -> No
     from gitcorrex.cli.stop_signals import stop_signals_raise
     from gitcorrex.errors import Interrupted
 
-    inside = compile("import os, signal, time\n"
-                     "os.kill(os.getpid(), signal.SIGTERM)\n"
-                     "started = time.monotonic()\n"
-                     "while time.monotonic() - started < 0.05:\n"
-                     "    pass\n"
-                     "done.append('left the import system')\n",
-                     "<frozen importlib._bootstrap>", "exec")
+    inside = stopped_inside_the_import_system()
     done: list[str] = []
     with pytest.raises(Interrupted) as stopped, stop_signals_raise():
         exec(inside, {"done": done})  # code named as the import system's own
@@ -121,13 +128,7 @@ def test_a_stop_signal_arriving_while_the_first_is_sent_again_waits_too(
         send_later(signum)
 
     monkeypatch.setattr(stop_signals, "_send_again", send_now_then_later)
-    inside = compile("import os, signal, time\n"
-                     "os.kill(os.getpid(), signal.SIGTERM)\n"
-                     "started = time.monotonic()\n"
-                     "while time.monotonic() - started < 0.05:\n"
-                     "    pass\n"
-                     "done.append('left the import system')\n",
-                     "<frozen importlib._bootstrap>", "exec")
+    inside = stopped_inside_the_import_system()
     done: list[str] = []
     with pytest.raises(Interrupted), stop_signals.stop_signals_raise():
         exec(inside, {"done": done})
