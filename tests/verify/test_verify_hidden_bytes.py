@@ -236,3 +236,23 @@ def test_a_bit_set_on_the_kept_index_itself(failing: tuple[Path, str], correx: C
     assert head_tree(top)[:12] not in result.stdout
     git(top, "checkout", "--", "out/check.py")
     assert_gate_not_green(top, base, correx)
+
+
+def test_an_index_of_the_agents_own_named_by_git_index_file(
+        failing: tuple[Path, str], correx: Correx, tmp_path: Path) -> None:
+    """`GIT_INDEX_FILE` names an index elsewhere, written under a transient filter: the key
+    is taken on a scratch copy of it, which takes its entries and never its stat data."""
+    top, base = failing
+    assert correx(top, "state").code == 0  # a kept index: the scratch copy's stat data
+    write(top, "out/check.py", PASSING)
+    os.utime(top / "out/check.py", (time.time() - 3600,) * 2)  # nothing racy
+    own = {"GIT_INDEX_FILE": str(tmp_path / "own-index")}
+    git(top, "read-tree", "HEAD", env=own)
+    rules = write(tmp_path, "attributes", "out/check.py filter=restore\n")
+    git(top, "-c", f"core.attributesFile={rules}",
+        "-c", "filter.restore.clean=git show HEAD:out/check.py", "add", "-A", env=own)
+    assert git(top, "status", "--porcelain", env=own) == ""  # git is blinded there
+    result = correx(top, "verify", env=own)
+    assert head_tree(top)[:12] not in result.stdout, result
+    git(top, "checkout", "--", "out/check.py")
+    assert_gate_not_green(top, base, correx)
