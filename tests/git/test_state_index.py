@@ -19,7 +19,7 @@ import pytest
 from gitcorrex.git.repository import discover
 from gitcorrex.git.state import StateProbe, compute_state
 from tests.conftest import git, write
-from tests.git.state_helpers import blob, reference_key
+from tests.git.state_helpers import blob, bytes_key, reference_key
 
 KEPT = Path(".git/correx/state-index")
 RECORD = Path(".git/correx/state-index.json")
@@ -222,3 +222,31 @@ def test_a_merge_conflict_gives_the_definitions_key(repo: Path) -> None:
     assert key_of(repo) == reference_key(repo)
     git(repo, "add", "f.txt")
     assert key_of(repo) == reference_key(repo)
+
+
+ODD_NAMES = [b"tab\there.txt", b"new\nline.txt", b"caf\xe9.txt", "\u202eevil.txt".encode(),
+             b"h x.txt", b" leading space.txt", b"0 dir/s 0\tname"]
+
+
+def test_odd_names_through_a_rebuild_give_the_definitions_key(repo: Path) -> None:
+    """Names with a tab, a newline, a non-UTF-8 byte, a bidi mark, or the look of an
+    `ls-files -s -v` line: kept, changed, removed and assumed unchanged through the
+    kept index made again after each commit."""
+    for name in ODD_NAMES:
+        path = repo.joinpath(os.fsdecode(name))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"first " + name + b"\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "odd names")
+    assert key_of(repo) == reference_key(repo)
+    for name in ODD_NAMES[:3]:
+        repo.joinpath(os.fsdecode(name)).write_bytes(b"second\n")
+    os.remove(repo.joinpath(os.fsdecode(ODD_NAMES[3])))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "changed and removed")
+    assert key_of(repo) == reference_key(repo)
+    git(repo, "update-index", "--assume-unchanged", "--", os.fsdecode(ODD_NAMES[4]))
+    repo.joinpath(os.fsdecode(ODD_NAMES[4])).write_bytes(b"edited, assumed unchanged\n")
+    key = key_of(repo)
+    assert key == bytes_key(repo)  # the edit is keyed: the bit is not carried
+    assert key == key_of(repo)
