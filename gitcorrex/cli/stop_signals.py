@@ -16,6 +16,10 @@ from types import FrameType
 
 from gitcorrex.errors import STOP_SIGNALS, Interrupted
 
+TYPE_CHECKING = False  # no `typing` at run time: every command starts here
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class StopSignalGuard:
     """The process's handlers while a guarded body runs: signals are process-wide, so there
@@ -24,6 +28,10 @@ class StopSignalGuard:
     def __init__(self) -> None:
         self.depth = 0
         self.stopping = False
+        self.closing = False  # the guard is coming down: a stop now is noted, not raised
+        self.late: int | None = None  # the stop noted while coming down (raised after)
+        self.resending: list[int] = []  # signals sent again, not yet delivered (a list:
+        #                                  append and pop are atomic between threads)
 
     @contextmanager
     def raising(self) -> Iterator[None]:
@@ -42,16 +50,33 @@ class StopSignalGuard:
             return
         previous = {signum: signal.signal(signum, self._raise) for signum in STOP_SIGNALS
                     if signal.getsignal(signum) is not signal.SIG_IGN}
-        self.depth, self.stopping = 1, False
+        self.depth, self.stopping, self.closing, self.late = 1, False, False, None
         try:
             yield
         finally:
-            self.depth, self.stopping = 0, False
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+            self._close(previous)
+
+    def _close(self, previous: dict[int, Any]) -> None:
+        """Restore the handlers. A stop that arrives meanwhile is noted, not raised (raised
+        here it would leave the handlers in place), and a signal on its way again
+        (`_send_again`) is waited for, so that it lands here and not in the caller's
+        handler; a stop noted so, when none was raised yet, is raised after."""
+        self.closing = True
+        deadline = time.monotonic() + 0.05
+        while self.resending and time.monotonic() < deadline:
+            time.sleep(0.001)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        late = None if self.stopping else self.late
+        self.depth, self.stopping, self.closing, self.late = 0, False, False, None
+        if late is not None:
+            raise Interrupted(late)
 
     def _raise(self, signum: int, frame: FrameType | None) -> None:
         if self.stopping:
+            return
+        if self.closing:
+            self.late = signum
             return
         if _unsafe_to_raise(frame):
             _send_again(signum)  # raised there, it could leak the import lock (below)
@@ -87,15 +112,24 @@ def _unsafe_to_raise(frame: FrameType | None) -> bool:
 
 
 def _send_again(signum: int) -> None:
-    """Sends `signum` to this process 2 ms from now, from a bare thread: starting it does
-    not wait on a Python-level event, so the handler returns at once."""
+    """Sends `signum` to this process again 2 ms from now, from a bare thread (starting it
+    waits on no Python-level event, so the handler returns at once). A real signal, not a
+    simulated one (`interrupt_main`): only a real one wakes the main thread from the call
+    it waits in (a command's output, a git process). Dropped once the guard has raised or
+    is gone; the guard waits for it when coming down (`_close`), so that it is not handed
+    to the caller's handler, which left at the default would end the process."""
     import _thread
     import os
 
     def later() -> None:
-        time.sleep(0.002)
-        os.kill(os.getpid(), signum)
+        try:
+            time.sleep(0.002)
+            if GUARD.depth and not GUARD.stopping:
+                os.kill(os.getpid(), signum)
+        finally:
+            GUARD.resending.pop()
 
+    GUARD.resending.append(signum)
     _thread.start_new_thread(later, ())
 
 

@@ -136,3 +136,42 @@ def test_a_stop_signal_arriving_while_the_first_is_sent_again_waits_too(
     assert done == ["left the import system"]
     assert len(sent) >= 2  # the nested signal was sent again, not raised
     assert signal.SIGTERM in sent
+
+
+def test_a_stop_deferred_as_the_body_ends_is_still_the_interruption() -> None:
+    """A stop that lands in the import system just before the guarded body returns is on
+    its way again when the guard comes down: it is raised there, not lost (nor delivered
+    to the handler the guard restores)."""
+    import signal
+
+    from gitcorrex.cli.stop_signals import stop_signals_raise
+    from gitcorrex.errors import Interrupted
+
+    ends_at_once = compile("import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n",
+                           "<frozen importlib._bootstrap>", "exec")
+    with pytest.raises(Interrupted) as stopped, stop_signals_raise():
+        exec(ends_at_once, {})
+    assert stopped.value.signum == signal.SIGTERM
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_stops_sent_again_after_one_was_raised_never_reach_the_restored_handler() -> None:
+    """Several stops deferred at once: the first raises, the rest are dropped. Sent with
+    `kill`, one arriving after the guard restored the default handler would end this
+    process (a test worker, a program embedding git correx); this test would then crash."""
+    import signal
+    import time
+
+    from gitcorrex.cli.stop_signals import GUARD, stop_signals_raise
+    from gitcorrex.errors import Interrupted
+
+    three = compile("import os, signal\n"
+                    "for _ in range(3):\n"
+                    "    os.kill(os.getpid(), signal.SIGTERM)\n",
+                    "<frozen importlib._bootstrap>", "exec")
+    with pytest.raises(Interrupted), stop_signals_raise():
+        exec(three, {})
+        time.sleep(5)
+    time.sleep(0.05)  # past every resend
+    assert GUARD.resending == []
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
