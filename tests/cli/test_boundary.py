@@ -229,8 +229,11 @@ def test_ctrl_c_that_reaches_git_first_is_the_interruption(
         proc = subprocess.Popen([sys.executable, "-m", "gitcorrex", "verify"], cwd=root,
                                 env=correx_env(), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, preexec_fn=default_stop_signals)
-        killed = None
+        killed, deadline = None, time.monotonic() + 60
         while killed is None and proc.poll() is None:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"verify did not end: {proc.communicate()}")
             if ended.exists():
                 for child in git_children(proc.pid):
                     if not awaited(child):
