@@ -114,7 +114,8 @@ class StateProbe:
     only what changed in between, and runs no write-tree when `git add -A` changed nothing.
     Whether the index is the worktree's persistent one or a scratch copy, the result is
     the definition's; when a kept index cannot be trusted (settings or ignore rules
-    changed) the measurement is redone on a fresh copy of the user's index.
+    changed) the measurement is redone on an index made again from the user's entries
+    (never its stat data: `state_index_seed.py`).
     """
 
     def __init__(self, repo: Repository, start: StateStart | None = None, *,

@@ -11,7 +11,8 @@ it can be trusted for (`state_index_trust.py`).
 Concurrency and crashes:
 - One run at a time uses the persistent index, holding an exclusive `flock` on
   `state-index.owner`, taken without waiting. A run that finds it held keys the workspace
-  on a scratch copy of the user's index instead (the old way: slower, never wrong) — it
+  on a scratch index made from the user's instead (its entries, stat data from a copy of
+  the kept index: `state_index_seed.py`; slower, never wrong) — it
   never waits and never sees another run's half-done refresh. The lock's descriptor is
   handed to the git processes that write the index, so it is held until the last of them
   exits even if this process is killed; the kernel drops it when they are all gone, so a
