@@ -99,6 +99,8 @@ def test_a_lying_fsmonitor_hook_does_not_hide_an_edit(project: Path, tmp_path: P
     git(project, "config", "core.fsmonitorHookVersion", "1")
     git(project, "status", "--porcelain")  # git writes its fsmonitor data into the index
     git(project, "update-index", "--fsmonitor-valid", "src/app.py")
+    os.utime(project / "src/app.py", (time.time() - 3600,) * 2)  # nothing racy
+    key_of(project)  # a kept index with stat data: only the file-system monitor could hide
     write(project, "src/app.py", "VALUE = 2\n")
     assert git(project, "status", "--porcelain") == ""  # git itself is blinded
     assert blob(project, key_of(project), "src/app.py") == b"VALUE = 2\n"
@@ -109,6 +111,8 @@ def test_a_lying_fsmonitor_hook_does_not_hide_an_edit(project: Path, tmp_path: P
 def test_weakened_stat_checks_do_not_hide_a_same_size_edit(project: Path,
                                                            setting: tuple[str, str]) -> None:
     git(project, "config", *setting)
+    os.utime(project / "src/app.py", (time.time() - 3600,) * 2)  # nothing racy
+    key_of(project)  # a kept index with stat data: only weakened checks could hide the edit
     edit_same_size(project, "src/app.py", "VALUE = 7\n")
     assert git(project, "status", "--porcelain") == ""  # git itself is blinded
     assert blob(project, key_of(project), "src/app.py") == b"VALUE = 7\n"
