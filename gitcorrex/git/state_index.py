@@ -74,7 +74,7 @@ class StateIndex:
                  git_dir: Path, record: dict[str, Any] | None = None,
                  user_stamp: list[int] | None = None, lock_fd: int | None = None,
                  keep_fds: tuple[int, ...] = (), objects_of: Path | None = None,
-                 stat_from_source: bool = False) -> None:
+                 index_written_here: bool = False) -> None:
         self.path = path
         self.root = root
         self.git_dir = git_dir
@@ -89,7 +89,7 @@ class StateIndex:
         self.keep_fds = keep_fds
         self.objects_of = objects_of
         self.objects_checked: list[list[int]] | None = None  # recorded_tree's stamp
-        self.stat_from_source = stat_from_source  # the user's index is our own git's
+        self.index_written_here = index_written_here  # the user's index is our own git's
 
     def recorded_tree(self) -> tuple[list[int], str] | None:
         """The index stamp and key of the last run, when its tree is sure to be complete
@@ -113,7 +113,7 @@ class StateIndex:
         self.record = self.objects_checked = None
         listing = (in_background(lambda: tracked_ignored(self.root, str(self.source), ()),
                                  name="correx-tracked-ignored") if self.persistent else None)
-        if self.stat_from_source:
+        if self.index_written_here:
             base = str(self.source)
         else:
             base = self.path if self.persistent else os.path.join(self.git_dir, HOME,
@@ -182,7 +182,7 @@ def open_state_index(repo: Repository, claim: KeptClaim | None = None, *,
                            user_stamp=claim.user_stamp, lock_fd=claim.lock_fd,
                            keep_fds=(claim.lock_fd,), objects_of=repo.common_dir,
                            root=repo.root, git_dir=repo.git_dir,
-                           stat_from_source=index_written_here)
+                           index_written_here=index_written_here)
         if claim.record is None:
             state.rebuild()
     except BaseException:
@@ -191,10 +191,10 @@ def open_state_index(repo: Repository, claim: KeptClaim | None = None, *,
     return state
 
 
-def _scratch_copy(repo: Repository, source: Path, stat_from_source: bool) -> StateIndex:
+def _scratch_copy(repo: Repository, source: Path, index_written_here: bool) -> StateIndex:
     temp = owned_files.reserve(repo.git_dir, TEMP_INDEX_PREFIX)
     state = StateIndex(temp, source, persistent=False, root=repo.root, git_dir=repo.git_dir,
-                       stat_from_source=stat_from_source)
+                       index_written_here=index_written_here)
     try:
         state.rebuild()
     except BaseException:

@@ -44,8 +44,7 @@ def seed_index(root: Path, index: str, source: Path, keep_fds: tuple[int, ...], 
     listed = in_background(lambda: _listing(root, str(source), keep_fds),
                            name="correx-user-index")
     ours = _listing(root, index, keep_fds)
-    user = listed()
-    user = _without_assumed(user)
+    user = _without_assumed(listed())
     lines, newly_skipped = _differences(ours, user)
     env = {"GIT_INDEX_FILE": index}
     if lines:
@@ -92,18 +91,12 @@ def _differences(ours: bytes, user: bytes) -> tuple[list[bytes], list[bytes]]:
     since `git add -A` replaces every stage with the work tree's file."""
     if ours == user:
         return [], []
-    user_lines = [line for line in user.split(b"\0") if line]
-    if not ours:  # a first key: every entry as the user's index has it
-        only_user: set[bytes] | list[bytes] = user_lines
-        removed: set[bytes] = set()
-    else:
-        ours_set, user_set = set(ours.split(b"\0")), set(user_lines)
-        ours_set.discard(b"")
-        only_ours, only_user = ours_set - user_set, user_set - ours_set
-        removed = {line.partition(b"\t")[2] for line in only_ours}
+    ours_set, user_set = set(ours.split(b"\0")), set(user.split(b"\0"))
+    only_ours, only_user = ours_set - user_set - {b""}, user_set - ours_set - {b""}
+    removed = {line.partition(b"\t")[2] for line in only_ours}
     if not removed and not only_user:
         return [], []
-    some = next(iter(only_user)) if only_user else ours[:ours.index(b"\t")]
+    some = next(iter(only_user or only_ours))
     remove = b"0 " + b"0" * len(some.split(b" ", 3)[2]) + b" 0\t"  # mode 0: drop every stage
     lines = [remove + path for path in removed]
     lines.extend(line[2:] for line in only_user)
