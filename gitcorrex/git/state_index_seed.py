@@ -25,6 +25,7 @@ import os
 import re
 from pathlib import Path
 
+from gitcorrex.errors import GitCommandError, environmental_error
 from gitcorrex.git.background import in_background
 from gitcorrex.git.process import run_git
 from gitcorrex.git.state_index_bits import SKIPPED, skip_probes
@@ -46,18 +47,32 @@ def seed_index(root: Path, index: str, source: Path, keep_fds: tuple[int, ...], 
     ours = _listing(root, index, keep_fds)
     user = _without_assumed(listed())
     lines, newly_skipped = _differences(ours, user)
-    env = {"GIT_INDEX_FILE": index}
     if lines:
         version_args = ["--index-version", str(version)] if version else []
-        run_git([*GIT_ARGS, "update-index", *version_args, "-z", "--index-info"], cwd=root,
-                env=env, keep_fds=keep_fds, stdin=b"\0".join(lines) + b"\0")
+        _update(root, index, keep_fds, [*version_args, "-z", "--index-info"], lines)
     if newly_skipped:
-        run_git([*GIT_ARGS, "update-index", "--skip-worktree", "-z", "--stdin"], cwd=root,
-                env=env, keep_fds=keep_fds, stdin=b"\0".join(newly_skipped) + b"\0")
+        _update(root, index, keep_fds, ["--skip-worktree", "-z", "--stdin"], newly_skipped)
     if not (user.startswith(b"S ") or b"\0S " in user):
         return []
     return skip_probes([(line[:1], line.partition(b"\t")[2])
                         for line in user.split(b"\0") if line])
+
+
+def _update(root: Path, index: str, keep_fds: tuple[int, ...], args: list[str],
+            lines: list[bytes]) -> None:
+    """`git update-index ARGS` on `index`, fed `lines`. A failure the machine caused (no
+    space, read-only, no access where the index lives) names that directory and the fix,
+    as the copy of the index this replaced did, rather than git's command line."""
+    try:
+        run_git([*GIT_ARGS, "update-index", *args], cwd=root, env={"GIT_INDEX_FILE": index},
+                keep_fds=keep_fds, stdin=b"\0".join(lines) + b"\0")
+    except GitCommandError as exc:
+        from gitcorrex.git.write_faults import object_store_fault
+
+        fault = object_store_fault(Path(index).parent) or environmental_error(exc)
+        if fault is not None:
+            raise fault from exc
+        raise
 
 
 _ASSUMED = re.compile(rb"\0[a-z] ")  # a tag in lower case: assume-unchanged

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -255,3 +256,16 @@ def test_ctrl_c_that_reaches_git_first_is_the_interruption(
         if kills == 3:
             break
     assert kills, "no run's git was reached after its command ended"
+
+
+def test_a_full_disk_while_the_private_index_is_made_names_where(small_fs: Path) -> None:
+    """The private index made from the user's entries (`state_index_seed.py`; a first key,
+    the kept index removed) on a full disk: exit 3 naming the directory it lives in and
+    the fix, not git's command line."""
+    root = full_disk_repo(small_fs)
+    shutil.rmtree(root / ".git" / "correx")
+    fill(small_fs, leave_kib=0)
+    result = run_correx(root, "state")
+    assert_unavailable(result, result.code, result.stderr)
+    assert str(root / ".git") in result.stderr, result
+    assert "run the git command above by hand" not in result.stderr, result
