@@ -63,6 +63,43 @@ def test_an_edit_racing_the_kept_index_write_is_seen(repo: Path) -> None:
     assert key == reference_key(repo)
 
 
+@pytest.mark.parametrize("index", ["kept", "scratch"])
+def test_a_same_size_edit_with_its_mtime_put_back_within_the_keys_second_is_seen(
+        repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: str) -> None:
+    """A tracked file written, keyed, then edited to the same size with its mtime put back,
+    all within one second: git (built without `USE_NSEC`, as Debian's is) compares times to
+    the second, so the entry's size, mtime and ctime all match. What sees the edit is git's
+    racy-entry rule (an entry as new as its index file is read again), which holds only
+    while the index file keeps its own time: on the kept index, and on a scratch index made
+    a second later from a copy of it (`copy_index` keeps the time; `GIT_INDEX_FILE`
+    elsewhere makes verify key on a scratch index)."""
+    key_of(repo)
+    for _ in range(5):
+        time.sleep(1.02 - time.time() % 1)
+        write(repo, "race.txt", "aaaa\n")
+        git(repo, "add", "race.txt")  # the user's entry: the seed keeps the kept stat data
+        written = (repo / "race.txt").stat()
+        before = key_of(repo)
+        (repo / "race.txt").write_bytes(b"bbbb\n")
+        os.utime(repo / "race.txt", ns=(written.st_atime_ns, written.st_mtime_ns))
+        edited = (repo / "race.txt").stat()
+        kept = (repo / KEPT).stat()
+        if int(edited.st_ctime) == int(written.st_ctime) == int(kept.st_mtime):
+            break
+    else:
+        pytest.skip("the machine was too slow to race within one second")
+    assert (edited.st_size, edited.st_mtime_ns) == (written.st_size, written.st_mtime_ns)
+    assert blob(repo, before, "race.txt") == b"aaaa\n"
+    if index == "scratch":
+        own = tmp_path / "own-index"
+        shutil.copyfile(repo / ".git" / "index", own)
+        monkeypatch.setenv("GIT_INDEX_FILE", str(own))
+        time.sleep(1.02 - time.time() % 1)  # the scratch copy is made in a later second
+    key = key_of(repo)
+    assert blob(repo, key, "race.txt") == b"bbbb\n"
+    assert key == reference_key(repo, own if index == "scratch" else None)
+
+
 def test_a_kept_index_from_another_head_gives_this_heads_key(repo: Path) -> None:
     write(repo, ".gitignore", "*.log\n")
     git(repo, "add", ".gitignore")
