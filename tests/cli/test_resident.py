@@ -512,3 +512,23 @@ def test_a_caller_with_other_resource_limits_runs_its_call_itself(
     assert git_parents(tmp_path, generation=1), "the call read nothing"
     assert server not in git_parents(tmp_path, generation=1)
     assert (limited.returncode, limited.stdout) == (0, b"")
+
+
+def test_a_caller_with_other_groups_runs_its_call_itself(installed: tuple[Path, str],
+                                                          tmp_path: Path) -> None:
+    """A child of the resident process has the resident process's supplementary groups: a
+    caller with fewer (or others) must not have its call read what only those groups may;
+    it runs its call itself."""
+    if os.geteuid() != 0:
+        pytest.skip("changing a process's groups takes root")
+    root, command = installed
+    env = environment(tmp_path)
+    server = started_resident(root, command, env)
+    (tmp_path / GIT_LOG).unlink(missing_ok=True)
+    payload = payloads(root)["allowed write"]
+    other = subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
+                           capture_output=True, timeout=60, check=False,
+                           preexec_fn=lambda: os.setgroups([*os.getgroups(), 4242]))
+    assert git_parents(tmp_path, generation=1), "the call read nothing"
+    assert server not in git_parents(tmp_path, generation=1)
+    assert (other.returncode, other.stdout) == (0, b"")
