@@ -393,6 +393,10 @@ def test_doctor_names_the_resident_process(installed: tuple[Path, str],
     server = started_resident(root, command, env)
     running = doctor_says(root, env)
     assert running["level"] == "ok" and f"pid {server} " in running["message"], running
+    assert "and its verify calls" in running["message"], running
+    niced = doctor_says(root, env, preexec=lambda: os.nice(5))  # a verify's commands would
+    assert niced["level"] == "ok", niced                         # run at another priority
+    assert "not its verify calls (this shell's nice differs)" in niced["message"], niced
     off = doctor_says(root, {**env, "CORREX_RESIDENT": "off"})
     assert off["level"] == "info" and "CORREX_RESIDENT=off" in off["message"]
     sandboxed = doctor_says(root, env, preexec=_no_new_privs)  # a shell calls cannot reach
