@@ -25,13 +25,13 @@ from gitcorrex.cli.resident_client import LOST_VERIFY
 from tests.cli.test_resident import (
     _no_new_privs,
     environment,
+    install_claude_hook,
     resident_pid,
     running,
     started_resident,
     stop_resident,
     wait_for_resident,
 )
-from tests.conftest import git, run_correx
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the resident process uses Linux's abstract sockets")
@@ -70,11 +70,7 @@ def project(make_repo: Callable[..., Path], tmp_path: Path) -> Iterator[tuple[Pa
     root = make_repo(files={"README.md": "hello\n", "src/app.py": "VALUE = 1\n",
                             ".correx.toml": PROFILE, "probe.sh": PROBE, "fails.sh": FAILS,
                             "waits.sh": WAITS})
-    git(root, "config", "correx.stage", "implement")
-    assert run_correx(root, "hooks", "install", "--agent", "claude-code").code == 0
-    settings = json.loads((root / ".claude/settings.local.json").read_text())
-    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    yield root, command
+    yield root, install_claude_hook(root)
     stop_resident(environment(tmp_path))
 
 
