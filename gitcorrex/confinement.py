@@ -19,7 +19,15 @@ own would. The cgroup is not compared: it limits resources, not what a process m
 and every terminal of a desktop session has its own.
 
 Landlock itself leaves no trace in `/proc`; every unprivileged Landlock domain requires
-`no_new_privs`, which is compared.
+`no_new_privs`, which is compared. The supplementary groups are compared too: a child with
+more than its caller could read what the caller cannot.
+
+A call that runs the profile's commands (`verify`) asks more: the commands must run as a
+process of the caller's own would run them. So the resident process must not be under
+`no_new_privs` itself (two processes behind it may hold different Landlock domains that
+nothing shows), and the caller must share its cgroup (the resource limits and the
+accounting a runner ends its job's processes by), its nice value and the CPUs and memory
+nodes it may use (`runs_commands`).
 
 The caller is named by its pid (`SO_PEERCRED`), and a pid is given to another process once
 its own ended. So the caller is pinned first by a pidfd (`SO_PEERPIDFD`, Linux 6.5; else
@@ -38,12 +46,15 @@ import sys
 NAMESPACES = ("cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time",
               "time_for_children", "user", "uts")
 STATUS_FIELDS = ("NoNewPrivs", "Seccomp", "Seccomp_filters", "CapInh", "CapPrm", "CapEff",
-                 "CapBnd", "CapAmb")
+                 "CapBnd", "CapAmb", "Groups")
+COMMAND_STATUS_FIELDS = ("Cpus_allowed_list", "Mems_allowed_list")
+UNSANDBOXED = "NoNewPrivs=0"
 
 
-def confinement(pid: int) -> tuple[str, ...] | None:
+def confinement(pid: int, *, runs_commands: bool = False) -> tuple[str, ...] | None:
     """The namespaces, `/proc/PID/status` confinement fields, LSM label and resource limits
-    of process `pid`, in a fixed order; None when any of them cannot be read."""
+    of process `pid`, in a fixed order, and with `runs_commands` its cgroup, nice value and
+    allowed CPUs and memory nodes too; None when any of them cannot be read."""
     proc = f"/proc/{pid}"
     try:
         found = [f"{name}={os.readlink(f'{proc}/ns/{name}')}" for name in NAMESPACES
@@ -54,9 +65,24 @@ def confinement(pid: int) -> tuple[str, ...] | None:
         found.append(f"label={_label(proc)}")
         with open(f"{proc}/limits", encoding="ascii", errors="replace") as limits:
             found.append(f"limits={limits.read()}")
-    except OSError:
+        if runs_commands:
+            found += [f"{name}={fields.get(name, '').strip()}"
+                      for name in COMMAND_STATUS_FIELDS]
+            with open(f"{proc}/stat", "rb") as stat:  # field 19, after the command's ")"
+                found.append(f"nice={stat.read().rsplit(b')', 1)[1].split()[16].decode()}")
+            with open(f"{proc}/cgroup", encoding="utf-8", errors="replace") as cgroup:
+                found.append(f"cgroup={cgroup.read()}")
+    except (OSError, IndexError):
         return None
     return tuple(found)
+
+
+def command_confinement(pid: int) -> tuple[str, ...] | None:
+    """What a caller whose call runs the profile's commands must share with process `pid`
+    (the resident process); None when `pid` is under `no_new_privs`, so that no caller does
+    (module docstring)."""
+    found = confinement(pid, runs_commands=True)
+    return found if found is not None and UNSANDBOXED in found else None
 
 
 def _label(proc: str) -> str:
@@ -88,16 +114,19 @@ def first_difference(mine: tuple[str, ...] | None,
 SO_PEERPIDFD = getattr(socket, "SO_PEERPIDFD", 77)  # Linux 6.5; Python 3.11 lacks the name
 
 
-def caller_confined_as(conn: socket.socket, peer: int, own: tuple[str, ...] | None) -> bool:
+def caller_confined_as(conn: socket.socket, peer: int, own: tuple[str, ...] | None, *,
+                       runs_commands: bool = False) -> bool:
     """Whether the process at the other end of `conn` (pid `peer`, from SO_PEERCRED) is
-    confined exactly as `own` says, read while it is pinned (module docstring)."""
+    confined exactly as `own` says, read while it is pinned (module docstring); `own` is
+    `command_confinement`'s for a call that runs the profile's commands."""
     if own is None or peer <= 0:
         return False
     pinned = _pidfd(conn, peer)
     if pinned is None:
         return False
     try:
-        return (_pidfd_pid(pinned) == peer and confinement(peer) == own
+        return (_pidfd_pid(pinned) == peer
+                and confinement(peer, runs_commands=runs_commands) == own
                 and _alive(pinned))
     finally:
         os.close(pinned)

@@ -29,10 +29,12 @@ def main(argv: list[str] | None = None) -> None:
     here."""
     args = sys.argv[1:] if argv is None else argv
     try:
-        if argv is None and is_agent_hook(args):
+        if argv is None and handed_over(args):
             from gitcorrex.cli.resident_client import hand_over
 
-            hand_over(args)  # ends the process when the resident process ran the call
+            # ends the process when the resident process ran the call; only an agent hook
+            # call starts one (a verify takes one that runs: agent hooks start it)
+            hand_over(args, agent_hook=is_agent_hook(args))
         state_start = _begin_state(args)
         _end_through_the_boundary(args, lambda: _serve(args, argv, state_start))
     except KeyboardInterrupt as stop:
@@ -72,6 +74,19 @@ def _begin_state(args: list[str]) -> StateStart | None:
 
 def _raise(stop: BaseException) -> Conclusion | int:
     raise stop
+
+
+def handed_over(args: list[str]) -> bool:
+    """The calls a resident process may run (cli/resident.py): agent hook calls, and
+    verify, whose interpreter and modules are otherwise the larger part of its cost when the
+    watcher answers the first key."""
+    return is_agent_hook(args) or runs_commands(args)
+
+
+def runs_commands(args: list[str]) -> bool:
+    """A call that runs the profile's commands: `verify` (served only for a caller that
+    would run them as the resident process's child does: confinement.py)."""
+    return args[:1] == ["verify"]
 
 
 def is_agent_hook(args: list[str]) -> bool:

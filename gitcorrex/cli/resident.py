@@ -1,6 +1,7 @@
 """The resident process behind the agent hook's hand-over (cli/resident_client.py).
 
-It loads the modules an agent hook call needs, once, and then forks one child per call.
+It loads the modules an agent hook call and a verify need, once, and then forks one child
+per call.
 The child takes the caller's standard streams (received as descriptors), working
 directory, umask, environment and arguments, and runs `gitcorrex.cli.main`: the same entry,
 the same code and the same reads as a hook process started afresh. The resident process
@@ -14,7 +15,11 @@ It serves only:
   not have its call run outside its sandbox;
 - the start-up settings it was started with (`PYTHON*`, `PYDANTIC_*`, `LANG`, `LC_*`:
   paths, flags, the streams' encoding and pydantic's plugins are fixed when they load);
-- `assess --hook AGENT` calls (nothing else is sent here);
+- `assess --hook AGENT` calls, and `verify` calls when one runs already (a verify never
+  starts one; nothing else is sent here). A verify's commands run in the child as they run
+  in a process of the caller's own: so it is served only for a caller that also shares the
+  resident process's cgroup, nice value and allowed CPUs, and never by a resident process
+  under `no_new_privs` (confinement.py);
 - code that has not changed since it loaded it: every loaded module file, every directory
   on `sys.path` (a package installed or removed) and the interpreter are compared with
   their stamps before each call; any change and it answers "run it yourself" and retires.
@@ -42,8 +47,8 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
-from gitcorrex.cli.resident_client import EXITED, FALLBACK, PROTOCOL, SIGNAL
-from gitcorrex.confinement import caller_confined_as, confinement
+from gitcorrex.cli.resident_client import EXITED, FALLBACK, KILLED, PROTOCOL, SIGNAL
+from gitcorrex.confinement import caller_confined_as, command_confinement, confinement
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
 IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
@@ -63,6 +68,11 @@ PRELOAD = (
     "gitcorrex.session.manifest", "gitcorrex.session.runtime_actor", "gitcorrex.clock",
     "gitcorrex.ledger.provenance", "gitcorrex.agents.reasons", "gitcorrex.manifest.assess",
     "gitcorrex.session.assess_entry",
+    # a verify's (its state start, its use case, its runner, the ledger writer, the watcher)
+    "gitcorrex.git.state_start", "gitcorrex.cli.head_start", "gitcorrex.cli.verify_run",
+    "gitcorrex.cli.progress", "gitcorrex.session.verify_entry", "gitcorrex.verify.observe",
+    "gitcorrex.verify.observation", "gitcorrex.runner.environment", "gitcorrex.ledger.append",
+    "gitcorrex.git.notes", "gitcorrex.git.watchman",
 )
 
 
@@ -137,6 +147,7 @@ class Server:
         self.listener: socket.socket | None = listener
         self.settings = settings
         self.confined = confinement(os.getpid())  # what a caller must share (confinement.py)
+        self.confined_commands = command_confinement(os.getpid())  # and one that runs commands
         self.stamps = stamps
         self.idle = idle
         self.calls: dict[int, socket.socket] = {}  # each child's caller, by the child's pid
@@ -224,8 +235,9 @@ class Server:
             os.close(self.wake_r)
             os.close(self.wake_w)
             received = _receive(conn)
-            alike = received is not None and caller_confined_as(conn, peer, self.confined)
-            call = None if received is None or not alike else self.admitted(received[0])
+            call = None if received is None else self.admitted(received[0])
+            if call is not None and not self.confined_as(conn, peer, call[0]):
+                call = None
             if received is None or call is None:
                 with suppress(OSError):
                     conn.sendall(FALLBACK + b"-")
@@ -245,9 +257,18 @@ class Server:
         args, environ = _call_of(fields)
         if args is None or environ is None or start_settings(environ) != self.settings:
             return None
-        from gitcorrex.cli import is_agent_hook
+        from gitcorrex.cli import handed_over
 
-        return (args, environ) if is_agent_hook(args) else None
+        return (args, environ) if handed_over(args) else None
+
+    def confined_as(self, conn: socket.socket, peer: int, args: list[str]) -> bool:
+        """Whether the caller is confined as this process, as far as its call needs: a
+        call that runs the profile's commands needs more (confinement.py)."""
+        from gitcorrex.cli import runs_commands
+
+        if runs_commands(args):
+            return caller_confined_as(conn, peer, self.confined_commands, runs_commands=True)
+        return caller_confined_as(conn, peer, self.confined)
 
     def reap(self) -> None:
         while self.calls:
@@ -262,8 +283,9 @@ class Server:
                 continue
             code = os.waitstatus_to_exitcode(status)
             if code != RAN_NOTHING:  # the child answered "run it yourself" itself
-                with suppress(OSError):
-                    conn.sendall(EXITED + bytes([code if 0 <= code < RAN_NOTHING else 2]))
+                ended = KILLED + bytes([-code]) if code < 0 else EXITED + bytes([code])
+                with suppress(OSError):  # killed (the OOM killer, SIGKILL): the call is lost
+                    conn.sendall(ended)
             conn.close()
 
 

@@ -8,13 +8,18 @@ environment, working directory and standard streams (passed as descriptors), rea
 everything it decides on afresh: the resident process keeps modules, never answers
 (cli/resident.py).
 
-`gitcorrex.cli.main` calls `hand_over` first for an agent hook call, before anything else
+A verify is handed over the same way when a resident process runs already (with the
+watcher answering its first key, the interpreter and its modules are a third of its
+cost); a verify never starts one.
+
+`gitcorrex.cli.main` calls `hand_over` first for such a call, before anything else
 of ours is loaded, so this module uses only the interpreter's built-in modules. It connects
 to the resident process of this interpreter, this installation and these start-up settings
 (an abstract Unix socket: Linux only; a sandboxed shell in another network namespace cannot
 reach or squat it), checks that the peer is this user's process running this interpreter,
 sends the call, passes stop signals on, and ends the process with the child's exit code.
-Whenever that is not possible — no resident process (one is started for the next call),
+Whenever that is not possible — no resident process (an agent hook call starts one for
+the next calls),
 `CORREX_RESIDENT=off`, another platform, the resident process's code is older than the
 installed code — it returns having read and written nothing, and the call runs here, as
 it always did. A resident process lost in mid-call is a blocked call: exit 2 (the
@@ -37,9 +42,12 @@ from gitcorrex.resident_address import (
 
 PROTOCOL = b"correx-resident-1"
 FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
-FALLBACK, EXITED, SIGNAL = b"F", b"X", b"S"
+FALLBACK, EXITED, KILLED, SIGNAL = b"F", b"X", b"K", b"S"
 LOST = ("git correx: the resident hook process ended before it answered, so this call is "
         "blocked; run it again (CORREX_RESIDENT=off runs every call in its own process)\n")
+LOST_VERIFY = ("git correx: the resident process ended before this verify did, so whether it "
+               "recorded is unknown; run it again (CORREX_RESIDENT=off runs it in its own "
+               "process)\n")
 
 
 def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
@@ -77,10 +85,13 @@ def _tell(sock: _socket.socket, signo: int) -> None:
         return
 
 
-def hand_over(args: list[str]) -> None:
+def hand_over(args: list[str], *, agent_hook: bool) -> None:
     """Have the resident process run this call and end this process with its exit code;
     return (nothing read, nothing written, signals as they were) when the call must run
-    here instead."""
+    here instead. When none runs, an agent hook call starts one for the next calls (a
+    verify does not: a command run now and then leaves no process behind); a resident
+    process lost in mid-call blocks a hook call (exit 2) and leaves a verify unknown: an
+    environmental fault (exit 3)."""
     environ = dict(os.environ)
     if environ.get(OFF) == "off" or not sys.platform.startswith("linux"):
         return
@@ -91,7 +102,8 @@ def hand_over(args: list[str]) -> None:
         sock.connect(name)
     except OSError:
         sock.close()
-        start_resident(environ)
+        if agent_hook:
+            start_resident(environ)
         return
     if not peer_is_ours(sock, settings):
         sock.close()
@@ -140,8 +152,8 @@ def hand_over(args: list[str]) -> None:
         return
     if reply[:1] == EXITED and len(reply) == 2:
         os._exit(reply[1])
-    os.write(2, LOST.encode())
-    os._exit(2)
+    os.write(2, (LOST if agent_hook else LOST_VERIFY).encode())
+    os._exit(2 if agent_hook else 3)
 
 
 def _restore(handlers: dict[int, object]) -> None:

@@ -15,7 +15,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gitcorrex.confinement import confinement, first_difference
+from gitcorrex.confinement import command_confinement, confinement, first_difference
 from gitcorrex.git import (
     Repository,
     libgit2_version_cached,
@@ -126,8 +126,22 @@ def _resident_finding(repo: Repository) -> Finding:
                        f"confined otherwise than it ({differs}): agent hook calls from here "
                        "run in their own process")
     return Finding(OK, where, "resident process", f"pid {pid} takes the agent hook calls of "
-                   f"this interpreter and environment (`kill {pid}` ends it once its calls "
-                   "ended; it also ends when idle or when the installed code changes)")
+                   f"this interpreter and environment{_verify_calls(pid)} (`kill {pid}` ends "
+                   "it once its calls ended; it also ends when idle or when the installed "
+                   "code changes)")
+
+
+def _verify_calls(pid: int) -> str:
+    """Whether it takes this shell's verify calls too, which run the profile's commands
+    (confinement.py asks more of them)."""
+    theirs = command_confinement(pid)
+    if theirs is None:
+        return ", not its verify calls (it runs under no_new_privs)"
+    differs = first_difference(confinement(os.getpid(), runs_commands=True), theirs)
+    if differs is not None:
+        return f", not its verify calls (this shell's {differs} differs)"
+    return " and its verify calls"
+
 
 
 def _worktree_findings(where: str, status: HooksStatus,

@@ -42,12 +42,16 @@ def installed(make_repo: Callable[..., Path], tmp_path: Path) -> Iterator[tuple[
     """A project with the Claude Code hook installed locally, and its command."""
     root = make_repo(files={"README.md": "hello\n", "src/app.py": "VALUE = 1\n",
                             ".correx.toml": PROFILE})
+    yield root, install_claude_hook(root)
+    stop_resident(environment(tmp_path))
+
+
+def install_claude_hook(root: Path) -> str:
+    """`hooks install --agent claude-code` (stage `implement`); the command it wrote."""
     git(root, "config", "correx.stage", "implement")
     assert run_correx(root, "hooks", "install", "--agent", "claude-code").code == 0
     settings = json.loads((root / ".claude/settings.local.json").read_text())
-    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    yield root, command
-    stop_resident(environment(tmp_path))
+    return str(settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"])
 
 
 def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -393,6 +397,10 @@ def test_doctor_names_the_resident_process(installed: tuple[Path, str],
     server = started_resident(root, command, env)
     running = doctor_says(root, env)
     assert running["level"] == "ok" and f"pid {server} " in running["message"], running
+    assert "and its verify calls" in running["message"], running
+    niced = doctor_says(root, env, preexec=lambda: os.nice(5))  # a verify's commands would
+    assert niced["level"] == "ok", niced                         # run at another priority
+    assert "not its verify calls (this shell's nice differs)" in niced["message"], niced
     off = doctor_says(root, {**env, "CORREX_RESIDENT": "off"})
     assert off["level"] == "info" and "CORREX_RESIDENT=off" in off["message"]
     sandboxed = doctor_says(root, env, preexec=_no_new_privs)  # a shell calls cannot reach
@@ -491,24 +499,33 @@ def test_a_caller_in_another_namespace_runs_its_call_itself(
     assert (inside.returncode, inside.stdout.decode(), inside.stderr.decode()) == own
 
 
-def test_a_caller_with_other_resource_limits_runs_its_call_itself(
-        installed: tuple[Path, str], tmp_path: Path) -> None:
-    """A child of the resident process has the resident process's `ulimit`s: a caller
-    that set its own (fewer open files here) runs its call itself, under them."""
+def _fewer_files() -> None:
     import resource
 
-    def fewer_files() -> None:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 200), hard))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 200), hard))
 
+
+def _one_more_group() -> None:
+    os.setgroups([*os.getgroups(), 4242])
+
+
+@pytest.mark.parametrize("differ", [_fewer_files, _one_more_group], ids=["limits", "groups"])
+def test_a_caller_with_other_limits_or_groups_runs_its_call_itself(
+        installed: tuple[Path, str], tmp_path: Path, differ: Callable[[], None]) -> None:
+    """A child of the resident process has the resident process's `ulimit`s and
+    supplementary groups: a caller that set its own limits (fewer open files here) runs its
+    call itself, under them; one with other groups too (its call must not read what only
+    the resident process's groups may)."""
+    if differ is _one_more_group and os.geteuid() != 0:
+        pytest.skip("changing a process's groups takes root")
     root, command = installed
     env = environment(tmp_path)
     server = started_resident(root, command, env)
     (tmp_path / GIT_LOG).unlink(missing_ok=True)
     payload = payloads(root)["allowed write"]
-    limited = subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
-                             capture_output=True, timeout=60, check=False,
-                             preexec_fn=fewer_files)
+    other = subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
+                           capture_output=True, timeout=60, check=False, preexec_fn=differ)
     assert git_parents(tmp_path, generation=1), "the call read nothing"
     assert server not in git_parents(tmp_path, generation=1)
-    assert (limited.returncode, limited.stdout) == (0, b"")
+    assert (other.returncode, other.stdout) == (0, b"")
