@@ -48,12 +48,12 @@ from contextlib import suppress
 from importlib import import_module
 
 from gitcorrex.cli.resident_client import EXITED, FALLBACK, KILLED, PROTOCOL, SIGNAL
+from gitcorrex.cli.resident_request import call_of, receive_request
 from gitcorrex.confinement import caller_confined_as, command_confinement, confinement
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
 
 IDLE_SETTING = "CORREX_RESIDENT_IDLE_SECONDS"
 DEFAULT_IDLE_SECONDS = 600.0
-MAX_REQUEST = 1 << 24  # far above what exec allows the arguments and environment
 STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 RAN_NOTHING = 254  # a child's exit code: it answered "run it yourself", nothing ran
 # What an agent hook call loads on its allow paths and its checks: loading more only costs
@@ -234,7 +234,7 @@ class Server:
                 caller.close()
             os.close(self.wake_r)
             os.close(self.wake_w)
-            received = _receive(conn)
+            received = receive_request(conn)
             call = None if received is None else self.admitted(received[0])
             if call is not None and not self.confined_as(conn, peer, call[0]):
                 call = None
@@ -254,7 +254,7 @@ class Server:
             return None
         if os.fsdecode(fields[1]) != sys.executable or os.fsdecode(fields[2]) != package_dir():
             return None
-        args, environ = _call_of(fields)
+        args, environ = call_of(fields)
         if args is None or environ is None or start_settings(environ) != self.settings:
             return None
         from gitcorrex.cli import handed_over
@@ -331,55 +331,3 @@ def _pass_on(data: bytes) -> None:
     for at in range(0, len(data) - 1, 2):
         if data[at:at + 1] == SIGNAL and data[at + 1] in STOP_SIGNALS:
             os.kill(os.getpid(), data[at + 1])
-
-
-def _receive(conn: socket.socket) -> tuple[list[bytes], list[int], bytes] | None:
-    """The caller's request (NUL-separated fields), its three standard streams and what it
-    sent after the request (stop signals to pass on); None for anything else (its
-    descriptors closed). The peer's user was checked before the fork (`Server.start`)."""
-    conn.settimeout(5.0)
-    fds: list[int] = []
-    try:
-        data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(3 * 4))
-        for level, kind, payload in ancillary:
-            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                fds += [int.from_bytes(payload[i:i + 4], sys.byteorder, signed=True)
-                        for i in range(0, len(payload) - len(payload) % 4, 4)]
-        if len(data) < 4:
-            raise ValueError("short request")
-        size = int.from_bytes(data[:4], "little")
-        if size > MAX_REQUEST:
-            raise ValueError("request too large")
-        body = data[4:]
-        while len(body) < size:
-            chunk = conn.recv(size - len(body))
-            if not chunk:
-                raise ValueError("request cut short")
-            body += chunk
-        if len(fds) != 3:
-            raise ValueError("three descriptors expected")
-    except (OSError, ValueError):
-        for fd in fds:
-            with suppress(OSError):
-                os.close(fd)
-        return None
-    conn.settimeout(None)
-    return body[:size].split(b"\0"), fds, body[size:]
-
-
-def _call_of(fields: list[bytes]) -> tuple[list[str] | None, dict[str, str] | None]:
-    """The call's arguments and environment from the request's fields."""
-    try:
-        count = int(fields[5])
-    except (ValueError, IndexError):
-        return None, None
-    args = [os.fsdecode(arg) for arg in fields[6:6 + count]]
-    if len(args) != count:
-        return None, None
-    environ: dict[str, str] = {}
-    for entry in fields[6 + count:]:
-        name, equals, value = os.fsdecode(entry).partition("=")
-        if not equals:
-            return None, None
-        environ[name] = value
-    return args, environ
