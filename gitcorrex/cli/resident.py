@@ -1,12 +1,12 @@
 """The resident process behind the agent hook's hand-over (cli/resident_client.py).
 
 It loads the modules an agent hook call and a verify need, once, and then forks one child
-per call.
-The child takes the caller's standard streams (received as descriptors), working
-directory, umask, environment and arguments, and runs `gitcorrex.cli.main`: the same entry,
-the same code and the same reads as a hook process started afresh. The resident process
-itself never runs a command, reads a repository or keeps an answer: forked children start
-with every module-level cache empty, so no answer can be stale.
+per call. The child takes the caller's standard streams (received as descriptors),
+working directory, umask, ignored signals, environment and arguments, and runs
+`gitcorrex.cli.main`: the same entry, the same code and the same reads as a process of
+the caller's own. The resident process itself never runs a command, reads a repository or
+keeps an answer: forked children start with every module-level cache empty, so no answer
+can be stale.
 
 It serves only:
 - this user (the caller's SO_PEERCRED uid), this interpreter and this installation;
@@ -250,7 +250,7 @@ class Server:
 
     def admitted(self, fields: list[bytes]) -> tuple[list[str], dict[str, str]] | None:
         """The call's arguments and environment, when this process may run it."""
-        if len(fields) < 6 or fields[0] != PROTOCOL:
+        if len(fields) < 7 or fields[0] != PROTOCOL:
             return None
         if os.fsdecode(fields[1]) != sys.executable or os.fsdecode(fields[2]) != package_dir():
             return None
@@ -291,9 +291,9 @@ class Server:
 
 def _run_call(fields: list[bytes], args: list[str], environ: dict[str, str], fds: list[int],
               conn: socket.socket, after: bytes) -> None:
-    """Become the caller's process: its streams, directory, umask, environment and
-    arguments, its stop signals passed on (`_follow`), then the one entry (never
-    returns)."""
+    """Become the caller's process: its streams, directory, umask, ignored signals,
+    environment and arguments, its stop signals passed on (`_follow`), then the one entry
+    (never returns)."""
     for target, fd in zip((0, 1, 2), fds, strict=True):
         os.dup2(fd, target)
     for fd in fds:
@@ -301,6 +301,7 @@ def _run_call(fields: list[bytes], args: list[str], environ: dict[str, str], fds
             os.close(fd)
     os.chdir(os.fsdecode(fields[3]))
     os.umask(int(fields[4]))
+    _ignore_as_the_caller(fields[5])
     os.environ.clear()
     os.environ.update(environ)
     time.tzset()
@@ -310,6 +311,21 @@ def _run_call(fields: list[bytes], args: list[str], environ: dict[str, str], fds
     from gitcorrex.cli import main
 
     main(args)
+
+
+def _ignore_as_the_caller(listed: bytes) -> None:
+    """Ignore exactly the standard signals the caller ignores (SIGCHLD aside: this process
+    waits for its children): a command inherits ignored signals, so a test that interrupts
+    itself must meet here what it meets under the caller. A signal the caller does not
+    ignore gets its default, as it has in a process the caller starts."""
+    ignored = {int(signo) for signo in listed.split(b",") if signo}
+    for signo in range(1, 32):
+        if signo in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):
+            continue
+        if signo in ignored:
+            signal.signal(signo, signal.SIG_IGN)
+        elif signal.getsignal(signo) == signal.SIG_IGN:
+            signal.signal(signo, signal.SIG_DFL)
 
 
 def _follow(conn: socket.socket) -> None:

@@ -40,7 +40,7 @@ from gitcorrex.resident_address import (
     start_settings,
 )
 
-PROTOCOL = b"correx-resident-1"
+PROTOCOL = b"correx-resident-2"
 FORWARDED = (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP)
 FALLBACK, EXITED, KILLED, SIGNAL = b"F", b"X", b"K", b"S"
 LOST = ("git correx: the resident hook process ended before it answered, so this call is "
@@ -51,29 +51,51 @@ LOST_VERIFY = ("git correx: the resident process ended before this verify did, s
 
 
 def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
-    """What the resident process needs to run the call as this process would."""
+    """What the resident process needs to run the call as this process would: among it
+    the signals this process ignores (a background job ignores SIGINT), which every command
+    it starts inherits."""
     umask = os.umask(0o22)
     os.umask(umask)
     fields = [PROTOCOL, os.fsencode(sys.executable),
               os.fsencode(package_dir()), os.fsencode(os.getcwd()), b"%d" % umask,
+              b",".join(b"%d" % signo for signo in ignored_signals()),
               b"%d" % len(args), *map(os.fsencode, args),
               *(os.fsencode(f"{name}={value}") for name, value in environ.items())]
     body = b"\0".join(fields)
     return len(body).to_bytes(4, "little") + body
 
 
+def ignored_signals() -> list[int]:
+    """The standard signals this process ignores (SIGKILL and SIGSTOP cannot be)."""
+    return [signo for signo in range(1, 32)
+            if signo not in (_signal.SIGKILL, _signal.SIGSTOP)
+            and _signal.getsignal(signo) == _signal.SIG_IGN]
+
+
 def start_resident(environ: dict[str, str]) -> None:
     """Start a resident process for the next calls, detached and quiet; a second one that
     finds the name taken ends at once (cli/resident.py). When none can start, every call
-    runs in its own process, as without one."""
-    null = os.devnull
+    runs in its own process, as without one.
+
+    Forked and executed, not `posix_spawn`ed: glibc's `posix_spawn` leaves its two
+    internal signals (32 and 33) ignored in the new program, which every command a verify
+    in the resident process ran would then inherit, unlike a command its caller starts.
+    (This process is single-threaded here: nothing else of ours has started yet.)"""
     try:
-        os.posix_spawn(sys.executable, serve_argv(), environ, setsid=True,
-                       file_actions=[(os.POSIX_SPAWN_OPEN, 0, null, os.O_RDONLY, 0),
-                                     (os.POSIX_SPAWN_OPEN, 1, null, os.O_WRONLY, 0),
-                                     (os.POSIX_SPAWN_DUP2, 1, 2)])
+        pid = os.fork()
     except OSError:
         return
+    if pid != 0:
+        return
+    try:  # the child: detached, quiet, then the resident process
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, os.sysconf("SC_OPEN_MAX"))  # a pipe a host waits on never stays
+        os.execve(sys.executable, serve_argv(), environ)
+    finally:
+        os._exit(127)
 
 
 def _tell(sock: _socket.socket, signo: int) -> None:

@@ -50,14 +50,14 @@ def receive_request(conn: socket.socket) -> tuple[list[bytes], list[int], bytes]
 def call_of(fields: list[bytes]) -> tuple[list[str] | None, dict[str, str] | None]:
     """The call's arguments and environment from the request's fields."""
     try:
-        count = int(fields[5])
+        count = int(fields[6])
     except (ValueError, IndexError):
         return None, None
-    args = [os.fsdecode(arg) for arg in fields[6:6 + count]]
+    args = [os.fsdecode(arg) for arg in fields[7:7 + count]]
     if len(args) != count:
         return None, None
     environ: dict[str, str] = {}
-    for entry in fields[6 + count:]:
+    for entry in fields[7 + count:]:
         name, equals, value = os.fsdecode(entry).partition("=")
         if not equals:
             return None, None

@@ -529,3 +529,25 @@ def test_a_caller_with_other_limits_or_groups_runs_its_call_itself(
     assert git_parents(tmp_path, generation=1), "the call read nothing"
     assert server not in git_parents(tmp_path, generation=1)
     assert (other.returncode, other.stdout) == (0, b"")
+
+
+def test_the_resident_process_keeps_no_descriptor_of_the_call_that_started_it(
+        installed: tuple[Path, str], tmp_path: Path) -> None:
+    """A host may wait for the end of a pipe its hook inherited (not close-on-exec): the
+    resident process that call started must not hold it open for its whole life."""
+    import select
+
+    root, command = installed
+    env = environment(tmp_path)
+    read_end, write_end = os.pipe()
+    os.set_inheritable(write_end, True)
+    try:
+        payload = payloads(root)["allowed write"]
+        subprocess.run(["sh", "-c", command], cwd=root, env=env, input=payload,
+                       capture_output=True, timeout=60, check=False, pass_fds=(write_end,))
+        os.close(write_end)
+        wait_for_resident(env)
+        ready, _, _ = select.select([read_end], [], [], 10)
+        assert ready and os.read(read_end, 1) == b"", "the pipe is still held open"
+    finally:
+        os.close(read_end)

@@ -50,9 +50,11 @@ waits = ["waits"]
 """
 # The command writes, outside the work tree (so the workspace does not move): the process
 # that ran the verify (its parent), that one's parent, where it ran, a variable only the
-# caller set, and the umask.
+# caller set, the umask and the signals it ignores.
 PROBE = """grand=$(cut -d' ' -f4 /proc/$PPID/stat)
-printf '%s %s %s %s %s\\n' "$PPID" "$grand" "$(pwd)" "$CALLER_MARK" "$(umask)" >> "$PROBE_OUT"
+ignored=$(grep SigIgn /proc/$$/status | cut -f2)
+printf '%s %s %s %s %s %s\\n' "$PPID" "$grand" "$(pwd)" "$CALLER_MARK" "$(umask)" "$ignored" \\
+    >> "$PROBE_OUT"
 echo probing
 """
 FAILS = "echo this is why it failed\nexit 3\n"
@@ -126,7 +128,8 @@ def test_a_verify_runs_in_the_resident_process_as_in_a_process_of_its_own(
     assert alone[1] != str(server), alone
     umask = f"{os.umask(0o22):04o}"
     os.umask(int(umask, 8))
-    assert served[2:] == alone[2:] == [str(root), "from-the-caller", umask]
+    assert served[2:5] == alone[2:5] == [str(root), "from-the-caller", umask]
+    assert served[5] == alone[5]  # the signals the command ignores
     first, second = observations(root)
     assert comparable(first) == comparable(second)
     assert first["result"] == "pass"
@@ -211,6 +214,15 @@ def _nice() -> None:
     os.nice(5)
 
 
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a background job of a shell script
+
+
+def _ignore_interrupts_and_quits() -> None:
+    _ignore_interrupts()
+    signal.signal(signal.SIGQUIT, signal.SIG_IGN)  # `nohup`-like wrappers ignore more
+
+
 @pytest.mark.parametrize("confine", [_no_new_privs, _nice], ids=["no_new_privs", "nice"])
 def test_a_caller_whose_commands_would_run_otherwise_verifies_in_its_own_process(
         project: tuple[Path, str], tmp_path: Path, confine: Callable[[], None]) -> None:
@@ -241,3 +253,30 @@ def test_a_resident_process_under_no_new_privs_runs_no_verify(
     assert confined.returncode == 0, confined.stderr
     (caller,) = probes(tmp_path)
     assert caller[1] != str(server)
+
+
+@pytest.mark.parametrize(("resident_ignores", "caller_ignores"),
+                         [(False, True), (True, False)],
+                         ids=["the caller ignores SIGINT", "the resident process does"])
+def test_the_commands_ignore_the_signals_their_caller_ignores(
+        project: tuple[Path, str], tmp_path: Path, resident_ignores: bool,
+        caller_ignores: bool) -> None:
+    """A command inherits the signals ignored where it starts: through the resident process
+    it ignores what the caller ignores (a background job ignores SIGINT), never what the
+    process that started the resident process did, as in the caller's own process."""
+    root, command = project
+    env = caller_env(tmp_path)
+    started_by = _ignore_interrupts_and_quits if resident_ignores else None
+    subprocess.run(["sh", "-c", command], cwd=root, env=env, input=b"{}",
+                   capture_output=True, timeout=60, check=False, preexec_fn=started_by)
+    server = wait_for_resident(env)
+    caller = _ignore_interrupts if caller_ignores else None
+    handed = verify(root, env, "--expect", "probe", preexec=caller)
+    own = verify(root, {**env, "CORREX_RESIDENT": "off"}, "--expect", "probe",
+                 preexec=caller)
+    assert handed.returncode == own.returncode == 0, (handed.stderr, own.stderr)
+    served, alone = probes(tmp_path)
+    assert served[1] == str(server) and alone[1] != str(server)
+    interrupt = 1 << (signal.SIGINT - 1)
+    assert bool(int(served[5], 16) & interrupt) is caller_ignores, served
+    assert served[5] == alone[5]
