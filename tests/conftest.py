@@ -18,6 +18,7 @@ import pytest
 
 from gitcorrex.cli.operator_guard import AGENT_RUNTIMES
 from gitcorrex.git import Repository, discover
+from tests.git.watch_helpers import WATCHMAN, Watchman
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -223,3 +224,18 @@ def logging_git(tmp_path: Path) -> Path:
             f'exec {real} "$@"\n')
         wrapper.chmod(0o755)
     return bin_dir
+
+
+@pytest.fixture
+def watchman(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watchman]:
+    """A private watchman server (tests/git/watch_helpers.py), recorded by `watch start`
+    through $WATCHMAN_SOCK."""
+    if WATCHMAN is None:
+        pytest.skip("watchman is not installed (Debian: apt-get install watchman)")
+    server = Watchman()
+    server.start()
+    monkeypatch.setenv("WATCHMAN_SOCK", server.sock)
+    try:
+        yield server
+    finally:
+        server.close()

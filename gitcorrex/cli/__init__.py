@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
             from gitcorrex.cli.resident_client import hand_over
 
             # ends the process when the resident process ran the call; only an agent hook
-            # call starts one (a verify takes one that runs: agent hooks start it)
+            # call starts one, a verify only where the watcher is on
             hand_over(args, agent_hook=is_agent_hook(args))
         state_start = _begin_state(args)
         _end_through_the_boundary(args, lambda: _serve(args, argv, state_start))

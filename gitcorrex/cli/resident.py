@@ -15,8 +15,8 @@ It serves only:
   not have its call run outside its sandbox;
 - the start-up settings it was started with (`PYTHON*`, `PYDANTIC_*`, `LANG`, `LC_*`:
   paths, flags, the streams' encoding and pydantic's plugins are fixed when they load);
-- `assess --hook AGENT` calls, and `verify` calls when one runs already (a verify never
-  starts one; nothing else is sent here). A verify's commands run in the child as they run
+- `assess --hook AGENT` calls, and `verify` calls (a verify starts one only where the
+  watcher is on; nothing else is sent here). A verify's commands run in the child as they run
   in a process of the caller's own: so it is served only for a caller that also shares the
   resident process's cgroup, nice value and allowed CPUs, and never by a resident process
   under `no_new_privs` (confinement.py);

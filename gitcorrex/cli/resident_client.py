@@ -10,7 +10,7 @@ everything it decides on afresh: the resident process keeps modules, never answe
 
 A verify is handed over the same way when a resident process runs already (with the
 watcher answering its first key, the interpreter and its modules are a third of its
-cost); a verify never starts one.
+cost); a verify starts one only where the watcher is on.
 
 `gitcorrex.cli.main` calls `hand_over` first for such a call, before anything else
 of ours is loaded, so this module uses only the interpreter's built-in modules. It connects
@@ -98,6 +98,14 @@ def start_resident(environ: dict[str, str]) -> None:
         os._exit(127)
 
 
+def _watched() -> bool:
+    """The watcher is on for the repository here (loaded only when no resident process
+    answered: the call then runs here and loads that module anyway)."""
+    from gitcorrex.git.state_start import watcher_on_here
+
+    return watcher_on_here()
+
+
 def _tell(sock: _socket.socket, signo: int) -> None:
     """Pass a stop signal on (the call's child raises it in itself); a resident process
     that is gone is noticed by the wait for the answer."""
@@ -110,10 +118,11 @@ def _tell(sock: _socket.socket, signo: int) -> None:
 def hand_over(args: list[str], *, agent_hook: bool) -> None:
     """Have the resident process run this call and end this process with its exit code;
     return (nothing read, nothing written, signals as they were) when the call must run
-    here instead. When none runs, an agent hook call starts one for the next calls (a
-    verify does not: a command run now and then leaves no process behind); a resident
-    process lost in mid-call blocks a hook call (exit 2) and leaves a verify unknown: an
-    environmental fault (exit 3)."""
+    here instead. When none runs, an agent hook call starts one for the next calls, and so
+    does a verify where the watcher is on (whoever ran `watch start` chose a process that
+    keeps watching; elsewhere a verify run now and then leaves no process behind); a
+    resident process lost in mid-call blocks a hook call (exit 2) and leaves a verify
+    unknown: an environmental fault (exit 3)."""
     environ = dict(os.environ)
     if environ.get(OFF) == "off" or not sys.platform.startswith("linux"):
         return
@@ -124,7 +133,7 @@ def hand_over(args: list[str], *, agent_hook: bool) -> None:
         sock.connect(name)
     except OSError:
         sock.close()
-        if agent_hook:
+        if agent_hook or _watched():
             start_resident(environ)
         return
     if not peer_is_ours(sock, settings):

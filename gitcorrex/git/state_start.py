@@ -178,6 +178,17 @@ def guess_repository() -> tuple[str, str] | None:
         here = parent
 
 
+def watcher_on_here() -> bool:
+    """Whether the repository git will most likely find from here (`guess_repository`)
+    has the watcher on (`git correx watch start`); False where that takes more than a
+    guess. Asked only to decide whether to start a resident process for the next verify:
+    the watched key is then mostly the interpreter's start-up and imports."""
+    from gitcorrex.git.state_index_claim import HOME, WATCH_FILE
+
+    guess = guess_repository()
+    return guess is not None and os.path.exists(os.path.join(guess[0], HOME, WATCH_FILE))
+
+
 def _begin_on(start: StateStart, git_dir: str, common_dir: str, work_tree: str) -> StateStart:
     """Claim `git_dir`'s kept index and, when it is reused as it is, begin the scan and the
     queries in `work_tree`; whatever fails is closed and left to the regular path."""

@@ -32,6 +32,8 @@ from tests.cli.test_resident import (
     stop_resident,
     wait_for_resident,
 )
+from tests.conftest import run_correx
+from tests.git.watch_helpers import Watchman
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the resident process uses Linux's abstract sockets")
@@ -146,6 +148,23 @@ def test_a_verify_starts_no_resident_process(project: tuple[Path, str],
     assert resident_pid(env) is None
     (caller,) = probes(tmp_path)
     assert caller[0] != "" and running(int(caller[0])) is False  # its own process, ended
+
+
+def test_a_verify_where_the_watcher_is_on_starts_a_resident_process(
+        project: tuple[Path, str], tmp_path: Path, watchman: Watchman) -> None:
+    """Whoever ran `watch start` keeps a process watching already: there the first verify
+    runs in its own process and starts a resident process, which takes the next one."""
+    root, _ = project
+    env = caller_env(tmp_path)
+    assert run_correx(root, "watch", "start").code == 0
+    try:
+        assert verify(root, env, "--expect", "probe").returncode == 0
+        server = wait_for_resident(env)
+        assert verify(root, env, "--expect", "probe").returncode == 0
+    finally:
+        run_correx(root, "watch", "stop")
+    first, second = probes(tmp_path)
+    assert first[1] != str(server) and second[1] == str(server)
 
 
 def test_a_failing_verify_through_the_resident_process_exits_1_with_its_output(
