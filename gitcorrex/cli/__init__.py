@@ -23,12 +23,18 @@ def main(argv: list[str] | None = None) -> None:
     the same boundary, so it is the same interrupt as any other — exit 130 and one line, or
     the agent's blocking answer — never a traceback.
 
-    An agent hook call from the command line (`argv` None) is first handed to the resident
-    process (cli/resident_client.py), which runs this same entry in a forked child with
-    the modules already loaded (the child passes `argv`); when none can take it, it runs
-    here."""
+    An agent hook call or a verify from the command line (`argv` None) is first handed to
+    the resident process (cli/resident_client.py), which runs this same entry in a forked
+    child with the modules already loaded (the child passes `argv`); when none can take
+    it, it runs here.
+
+    Every command starts from the current directory: one removed under the caller (or one
+    it may no longer read) is said once, here, as an environmental fault."""
     args = sys.argv[1:] if argv is None else argv
     try:
+        lost = _current_directory_fault()
+        if lost is not None:
+            _end_through_the_boundary(args, lambda: _raise(lost))
         if argv is None and handed_over(args):
             from gitcorrex.cli.resident_client import hand_over
 
@@ -74,6 +80,24 @@ def _begin_state(args: list[str]) -> StateStart | None:
 
 def _raise(stop: BaseException) -> Conclusion | int:
     raise stop
+
+
+def _current_directory_fault() -> BaseException | None:
+    """Exit 3 with one line for a current directory that is gone or unreadable (`rm -rf`
+    of the work tree under a shell still in it), instead of a traceback wherever it is
+    first asked for; None when it can be read."""
+    import os
+
+    try:
+        os.getcwd()
+    except OSError as exc:
+        from gitcorrex.errors import UnavailableError
+
+        cause = (exc.strerror or "unreadable").lower()
+        return UnavailableError(f"cannot read the current directory: {cause}",
+                                hint="cd into the repository again (it may have been removed "
+                                     "or moved), then run the command again")
+    return None
 
 
 def handed_over(args: list[str]) -> bool:

@@ -126,6 +126,10 @@ def hand_over(args: list[str], *, agent_hook: bool) -> None:
     environ = dict(os.environ)
     if environ.get(OFF) == "off" or not sys.platform.startswith("linux"):
         return
+    try:
+        request = request_bytes(args, environ)
+    except OSError:  # the current directory is gone: said here by the call's own boundary
+        return
     settings = start_settings(environ)
     name = resident_name(sys.executable, package_dir(), settings)
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
@@ -152,7 +156,6 @@ def hand_over(args: list[str], *, agent_hook: bool) -> None:
         if handler != _signal.SIG_IGN:  # ignored here: ignored by the call
             _signal.signal(signo, forward)
     fds = b"".join(fd.to_bytes(4, sys.byteorder, signed=True) for fd in (0, 1, 2))
-    request = request_bytes(args, environ)
     try:
         sent_bytes = sock.sendmsg([request], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
         if sent_bytes < len(request):  # the rest of a large environment

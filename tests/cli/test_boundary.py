@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO_ROOT, git, run_correx, write
+from tests.console_script import SCRIPT
 from tests.verify.conftest import has_ledger, py, write_profile
 
 NOTES_REF = "refs/notes/correx"
@@ -269,3 +270,24 @@ def test_a_full_disk_while_the_private_index_is_made_names_where(small_fs: Path)
     assert_unavailable(result, result.code, result.stderr)
     assert str(root / ".git") in result.stderr, result
     assert "run the git command above by hand" not in result.stderr, result
+
+
+@pytest.mark.parametrize("command", [["state"], ["verify"], ["log"],
+                                     ["assess", "--hook", "claude-code"]],
+                         ids=["state", "verify", "log", "agent hook"])
+def test_a_removed_current_directory_is_one_line_and_exit_3(
+        make_repo: Callable[..., Path], tmp_path: Path, command: list[str]) -> None:
+    """A shell still standing in a directory that was removed (`rm -rf` of a work tree,
+    an agent's scratch clone): exit 3 and one line naming it, never a traceback; an agent
+    hook call is blocked (fail closed), as for any failure."""
+    make_repo()
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    if not SCRIPT.exists():  # `python -m` itself cannot start there (its path needs it)
+        pytest.skip(f"no console script at {SCRIPT}")
+    proc = subprocess.run([str(SCRIPT), *command], cwd=gone,
+                          env=dict(os.environ), input=b"{}", capture_output=True, timeout=60,
+                          check=False, preexec_fn=lambda: os.rmdir(gone))
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and "cannot read the current directory" in err, err
+    assert proc.returncode == (2 if command[0] == "assess" else 3), err
