@@ -101,7 +101,7 @@ def start_resident(environ: dict[str, str]) -> None:
 def _watched() -> bool:
     """The watcher is on for the repository here (loaded only when no resident process
     answered: the call then runs here and loads that module anyway)."""
-    from gitcorrex.git.state_start import watcher_on_here
+    from gitcorrex.git import watcher_on_here
 
     return watcher_on_here()
 

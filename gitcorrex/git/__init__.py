@@ -126,6 +126,7 @@ if TYPE_CHECKING:
     from gitcorrex.git.state import compute_state as compute_state
     from gitcorrex.git.state_start import StateStart as StateStart
     from gitcorrex.git.state_start import begin_state as begin_state
+    from gitcorrex.git.state_start import watcher_on_here as watcher_on_here
     from gitcorrex.git.tree_objects import GITLINK_MODE as GITLINK_MODE
     from gitcorrex.git.tree_objects import TreeEntry as TreeEntry
     from gitcorrex.git.tree_objects import flat_tree_entries as flat_tree_entries
@@ -253,6 +254,7 @@ FACE = {
     "SpawnedGit": "spawn",
     "StateStart": "state_start",
     "begin_state": "state_start",
+    "watcher_on_here": "state_start",
     "temporary_worktree": "worktree_copy",
     "GITLINK_MODE": "tree_objects",
     "TreeEntry": "tree_objects",
