@@ -31,6 +31,8 @@ def main(argv: list[str] | None = None) -> None:
     Every command starts from the current directory: one removed under the caller (or one
     it may no longer read) is said once, here, as an environmental fault."""
     args = sys.argv[1:] if argv is None else argv
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
+        _open_closed_standard_streams()
     try:
         lost = _current_directory_fault()
         if lost is not None:
@@ -80,6 +82,27 @@ def _begin_state(args: list[str]) -> StateStart | None:
 
 def _raise(stop: BaseException) -> Conclusion | int:
     raise stop
+
+
+def _open_closed_standard_streams() -> None:
+    """A standard descriptor the caller closed (`git correx verify >&-`) becomes /dev/null,
+    as git makes it (`sanitize_stdfds`): Python left its stream None, which the first
+    message would trip over, and the next file this process opens would take its number
+    (a private index on descriptor 1 would receive what a child prints)."""
+    import os
+
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        stream = open(fd, mode, closefd=False, errors="backslashreplace")  # noqa: SIM115
+        setattr(sys, name, stream)  # for the life of the process
 
 
 def _current_directory_fault() -> BaseException | None:

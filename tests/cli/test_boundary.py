@@ -291,3 +291,36 @@ def test_a_removed_current_directory_is_one_line_and_exit_3(
     err = proc.stderr.decode()
     assert "Traceback" not in err and "cannot read the current directory" in err, err
     assert proc.returncode == (2 if command[0] == "assess" else 3), err
+
+
+def _close(*fds: int) -> Callable[[], None]:
+    def close() -> None:
+        for fd in fds:
+            os.close(fd)
+    return close
+
+
+@pytest.mark.parametrize(("command", "closed", "code"), [
+    (["state"], (1,), 0),
+    (["state"], (2,), 0),
+    (["verify"], (0, 1, 2), 0),
+    (["verify", "--expect", "nothing-of-that-name"], (2,), 2),
+], ids=["state >&-", "state 2>&-", "verify <&- >&- 2>&-", "usage error 2>&-"])
+def test_a_closed_standard_stream_is_dev_null(
+        make_repo: Callable[..., Path], command: list[str], closed: tuple[int, ...],
+        code: int) -> None:
+    """A descriptor the caller closed (`>&-`) reads and writes as /dev/null, as git's do:
+    the command ends with its own exit code, never a traceback over a missing stream, and
+    a verify still records its observation."""
+    root = make_repo()
+    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    if not SCRIPT.exists():
+        pytest.skip(f"no console script at {SCRIPT}")
+    proc = subprocess.run([str(SCRIPT), *command], cwd=root, env=dict(os.environ),
+                          timeout=120, check=False, preexec_fn=_close(*closed),
+                          stdout=subprocess.PIPE if 1 not in closed else None,
+                          stderr=subprocess.PIPE if 2 not in closed else None)
+    assert proc.returncode == code, proc
+    if command == ["verify"]:
+        assert has_ledger(root)
+        assert run_correx(root, "log", "-n", "1").code == 0
