@@ -118,17 +118,23 @@ _FAULT_CAUSES = {
     errno.EROFS: ("read-only file system", "run it where the repository is writable"),
     errno.EACCES: ("permission denied", "check the permissions of that path for this user"),
     errno.EPERM: ("operation not permitted", "check the permissions of that path for this user"),
+    errno.EMFILE: ("too many open files", "raise this shell's open-file limit (`ulimit -n`)"),
+    errno.ENFILE: ("too many open files in system", "close programs holding many files"),
 }
+# What the command could not do, when a fault is not a write's (a write's is "cannot write")
+_FAULT_VERBS = {errno.EMFILE: "cannot open", errno.ENFILE: "cannot open"}
 
 
 class EnvironmentFaultError(UnavailableError):
     """The machine stopped the command, not the check (no space, quota, read-only file
-    system, permissions): exit 3, one line, never a "fail" and never a traceback."""
+    system, permissions, the open-file limit): exit 3, one line, never a "fail" and never a
+    traceback."""
 
     def __init__(self, code: int, path: str | None) -> None:
         cause, fix = _FAULT_CAUSES[code]
         where = f" {path}" if path else ""
-        super().__init__(f"cannot write{where}: {cause}", hint=f"{fix}, then run the command "
+        verb = _FAULT_VERBS.get(code, "cannot write")
+        super().__init__(f"{verb}{where}: {cause}", hint=f"{fix}, then run the command "
                          "again (nothing was recorded)")
         self.errno = code
         self.path = path

@@ -324,3 +324,25 @@ def test_a_closed_standard_stream_is_dev_null(
     if command == ["verify"]:
         assert has_ledger(root)
         assert run_correx(root, "log", "-n", "1").code == 0
+
+
+def test_the_open_file_limit_is_one_line_and_exit_3(make_repo: Callable[..., Path]) -> None:
+    """`ulimit -n` too low for a verify's git processes: an environmental fault (exit 3, one
+    line naming the limit), never a traceback, and nothing recorded."""
+    import resource
+
+    root = make_repo()
+    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    if not SCRIPT.exists():
+        pytest.skip(f"no console script at {SCRIPT}")
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+
+    proc = subprocess.run([str(SCRIPT), "verify"], cwd=root, env=dict(os.environ),
+                          capture_output=True, text=True, timeout=120, check=False,
+                          preexec_fn=few_files)
+    assert proc.returncode == 3, proc
+    assert "Traceback" not in proc.stderr and "too many open files" in proc.stderr, proc.stderr
+    assert "ulimit -n" in proc.stderr
+    assert not has_ledger(root)
