@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if sys.stdin is None or sys.stdout is None or sys.stderr is None:
         _open_closed_standard_streams()
+    if getattr(sys.stdout, "errors", None) == "strict":
+        _escape_what_stdout_cannot_encode()
     try:
         lost = _current_directory_fault()
         if lost is not None:
@@ -103,6 +105,16 @@ def _open_closed_standard_streams() -> None:
                 os.close(null)
         stream = open(fd, mode, closefd=False, errors="backslashreplace")  # noqa: SIM115
         setattr(sys, name, stream)  # for the life of the process
+
+
+def _escape_what_stdout_cannot_encode() -> None:
+    """A character the output's encoding lacks (a `✓` in a commit subject under a latin-1
+    locale or `PYTHONIOENCODING=ascii`; a file name git gave as bytes that are no UTF-8) is
+    written escaped (`\\u2713`), as stderr's already are, never a traceback after the work
+    was done. JSON output is ASCII already."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="backslashreplace")
 
 
 def _current_directory_fault() -> BaseException | None:

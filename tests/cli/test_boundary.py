@@ -346,3 +346,21 @@ def test_the_open_file_limit_is_one_line_and_exit_3(make_repo: Callable[..., Pat
     assert "Traceback" not in proc.stderr and "too many open files" in proc.stderr, proc.stderr
     assert "ulimit -n" in proc.stderr
     assert not has_ledger(root)
+
+
+def test_what_the_output_encoding_lacks_is_escaped(make_repo: Callable[..., Path]) -> None:
+    """A commit subject with a `✓` shown by `log` under an ASCII output encoding (as a
+    latin-1 locale lacks it too): escaped, exit 0, never a traceback after the work."""
+    root = make_repo()
+    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    write(root, "notes.txt", "x\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "done \u2713")
+    assert run_correx(root, "verify").code == 0
+    if not SCRIPT.exists():
+        pytest.skip(f"no console script at {SCRIPT}")
+    proc = subprocess.run([str(SCRIPT), "log", "-n", "1"], cwd=root,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"},
+                          capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert b"done \\u2713" in proc.stdout, proc.stdout
