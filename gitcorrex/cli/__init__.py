@@ -111,7 +111,7 @@ def _escape_what_stdout_cannot_encode() -> None:
     """A character the output's encoding lacks (a `✓` in a commit subject under a latin-1
     locale or `PYTHONIOENCODING=ascii`; a file name git gave as bytes that are no UTF-8) is
     written escaped (`\\u2713`), as stderr's already are, never a traceback after the work
-    was done. JSON output is ASCII already."""
+    was done. The JSON it writes is ASCII already."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="backslashreplace")
