@@ -120,9 +120,14 @@ _FAULT_CAUSES = {
     errno.EPERM: ("operation not permitted", "check the permissions of that path for this user"),
     errno.EMFILE: ("too many open files", "raise this shell's open-file limit (`ulimit -n`)"),
     errno.ENFILE: ("too many open files in system", "close programs holding many files"),
+    errno.ENOTDIR: ("not a directory", "a file stands where that path needs a directory: "
+                    "move it aside"),
+    errno.EISDIR: ("is a directory", "a directory stands where that path needs a file: "
+                   "move it aside"),
 }
 # What the command could not do, when a fault is not a write's (a write's is "cannot write")
-_FAULT_VERBS = {errno.EMFILE: "cannot open", errno.ENFILE: "cannot open"}
+_FAULT_VERBS = {errno.EMFILE: "cannot open", errno.ENFILE: "cannot open",
+                errno.ENOTDIR: "cannot use", errno.EISDIR: "cannot use"}
 
 
 class EnvironmentFaultError(UnavailableError):

@@ -364,3 +364,18 @@ def test_what_the_output_encoding_lacks_is_escaped(make_repo: Callable[..., Path
                           capture_output=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"done \\u2713" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("command", [["state"], ["verify"]])
+def test_a_file_where_the_state_directory_belongs_is_one_line_and_exit_3(
+        make_repo: Callable[..., Path], command: list[str]) -> None:
+    """`.git/correx` replaced by a file (an agent's junk, a botched copy): exit 3 and one
+    line naming the path and the fix, never a traceback; nothing recorded."""
+    root = make_repo()
+    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    (root / ".git" / "correx").write_text("not a directory\n")
+    result = run_correx(root, *command)
+    assert result.code == 3, result
+    assert "not a directory" in result.stderr and "move it aside" in result.stderr, result
+    assert "Traceback" not in result.stderr
+    assert not has_ledger(root)
