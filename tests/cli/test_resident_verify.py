@@ -237,6 +237,13 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a background job of a shell script
 
 
+def _default_interrupts_and_quits() -> None:
+    """Neither ignored, whatever this suite inherited (a background job of a shell, or
+    `nohup`, hands its children SIGINT and SIGQUIT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def _ignore_interrupts_and_quits() -> None:
     _ignore_interrupts()
     signal.signal(signal.SIGQUIT, signal.SIG_IGN)  # `nohup`-like wrappers ignore more
@@ -285,11 +292,12 @@ def test_the_commands_ignore_the_signals_their_caller_ignores(
     process that started the resident process did, as in the caller's own process."""
     root, command = project
     env = caller_env(tmp_path)
-    started_by = _ignore_interrupts_and_quits if resident_ignores else None
+    started_by = _ignore_interrupts_and_quits if resident_ignores \
+        else _default_interrupts_and_quits
     subprocess.run(["sh", "-c", command], cwd=root, env=env, input=b"{}",
                    capture_output=True, timeout=60, check=False, preexec_fn=started_by)
     server = wait_for_resident(env)
-    caller = _ignore_interrupts if caller_ignores else None
+    caller = _ignore_interrupts if caller_ignores else _default_interrupts_and_quits
     handed = verify(root, env, "--expect", "probe", preexec=caller)
     own = verify(root, {**env, "CORREX_RESIDENT": "off"}, "--expect", "probe",
                  preexec=caller)
