@@ -47,7 +47,14 @@ import time
 from contextlib import suppress
 from importlib import import_module
 
-from gitcorrex.cli.resident_client import EXITED, FALLBACK, KILLED, PROTOCOL, SIGNAL
+from gitcorrex.cli.resident_client import (
+    EXITED,
+    FALLBACK,
+    IGNORABLE,
+    KILLED,
+    PROTOCOL,
+    SIGNAL,
+)
 from gitcorrex.cli.resident_request import call_of, receive_request
 from gitcorrex.confinement import caller_confined_as, command_confinement, confinement
 from gitcorrex.resident_address import package_dir, resident_name, start_settings
@@ -319,8 +326,8 @@ def _ignore_as_the_caller(listed: bytes) -> None:
     itself must meet here what it meets under the caller. A signal the caller does not
     ignore gets its default, as it has in a process the caller starts."""
     ignored = {int(signo) for signo in listed.split(b",") if signo}
-    for signo in range(1, 32):
-        if signo in (signal.SIGKILL, signal.SIGSTOP, signal.SIGCHLD):
+    for signo in IGNORABLE:
+        if signo == signal.SIGCHLD:
             continue
         if signo in ignored:
             signal.signal(signo, signal.SIG_IGN)

@@ -65,11 +65,15 @@ def request_bytes(args: list[str], environ: dict[str, str]) -> bytes:
     return len(body).to_bytes(4, "little") + body
 
 
+# The standard signals a process may ignore (SIGKILL and SIGSTOP cannot be): what the
+# request carries and what the resident process's child mirrors
+IGNORABLE = tuple(signo for signo in range(1, 32)
+                  if signo not in (_signal.SIGKILL, _signal.SIGSTOP))
+
+
 def ignored_signals() -> list[int]:
-    """The standard signals this process ignores (SIGKILL and SIGSTOP cannot be)."""
-    return [signo for signo in range(1, 32)
-            if signo not in (_signal.SIGKILL, _signal.SIGSTOP)
-            and _signal.getsignal(signo) == _signal.SIG_IGN]
+    """The standard signals this process ignores."""
+    return [signo for signo in IGNORABLE if _signal.getsignal(signo) == _signal.SIG_IGN]
 
 
 def start_resident(environ: dict[str, str]) -> None:

@@ -283,8 +283,7 @@ def test_a_removed_current_directory_is_one_line_and_exit_3(
     make_repo()
     gone = tmp_path / "gone"
     gone.mkdir()
-    if not SCRIPT.exists():  # `python -m` itself cannot start there (its path needs it)
-        pytest.skip(f"no console script at {SCRIPT}")
+    console_script()  # `python -m` itself cannot start there (its path needs it)
     proc = subprocess.run([str(SCRIPT), *command], cwd=gone,
                           env=dict(os.environ), input=b"{}", capture_output=True, timeout=60,
                           check=False, preexec_fn=lambda: os.rmdir(gone))
@@ -313,9 +312,8 @@ def test_a_closed_standard_stream_is_dev_null(
     the command ends with its own exit code, never a traceback over a missing stream, and
     a verify still records its observation."""
     root = make_repo()
-    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
-    if not SCRIPT.exists():
-        pytest.skip(f"no console script at {SCRIPT}")
+    passing_profile(root)
+    console_script()
     proc = subprocess.run([str(SCRIPT), *command], cwd=root, env=dict(os.environ),
                           timeout=120, check=False, preexec_fn=_close(*closed),
                           stdout=subprocess.PIPE if 1 not in closed else None,
@@ -332,9 +330,8 @@ def test_the_open_file_limit_is_one_line_and_exit_3(make_repo: Callable[..., Pat
     import resource
 
     root = make_repo()
-    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
-    if not SCRIPT.exists():
-        pytest.skip(f"no console script at {SCRIPT}")
+    passing_profile(root)
+    console_script()
 
     def few_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (8, 8))  # far below what a verify opens
@@ -352,13 +349,12 @@ def test_what_the_output_encoding_lacks_is_escaped(make_repo: Callable[..., Path
     """A commit subject with a `✓` shown by `log` under an ASCII output encoding (as a
     latin-1 locale lacks it too): escaped, exit 0, never a traceback after the work."""
     root = make_repo()
-    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    passing_profile(root)
     write(root, "notes.txt", "x\n")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "done \u2713")
     assert run_correx(root, "verify").code == 0
-    if not SCRIPT.exists():
-        pytest.skip(f"no console script at {SCRIPT}")
+    console_script()
     proc = subprocess.run([str(SCRIPT), "log", "-n", "1"], cwd=root,
                           env={**os.environ, "PYTHONIOENCODING": "ascii"},
                           capture_output=True, timeout=120, check=False)
@@ -372,10 +368,23 @@ def test_a_file_where_the_state_directory_belongs_is_one_line_and_exit_3(
     """`.git/correx` replaced by a file (an agent's junk, a botched copy): exit 3 and one
     line naming the path and the fix, never a traceback; nothing recorded."""
     root = make_repo()
-    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
+    passing_profile(root)
     (root / ".git" / "correx").write_text("not a directory\n")
     result = run_correx(root, *command)
     assert result.code == 3, result
     assert "not a directory" in result.stderr and "move it aside" in result.stderr, result
     assert "Traceback" not in result.stderr
     assert not has_ledger(root)
+
+
+def console_script() -> Path:
+    """The installed `git-correx` (a shell's way in: `python -m` needs what some of these
+    tests take away); skip where nothing is installed."""
+    if not SCRIPT.exists():
+        pytest.skip(f"no console script at {SCRIPT}")
+    return SCRIPT
+
+
+def passing_profile(root: Path) -> None:
+    """A committed profile whose default expectation passes."""
+    write_profile(root, {"ok": py("pass")}, {"default": ["ok"]}, default="default")
